@@ -1,0 +1,38 @@
+# The two commands of the README: `make demo` and `make test`.
+# Both set up everything they need (system packages included) in .venv at the repository root.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+OUT ?= runs/demo
+
+.PHONY: demo test lint setup system-deps clean
+
+system-deps:
+	@command -v bwrap >/dev/null 2>&1 || { \
+	  echo "installing bubblewrap (the sandbox)"; \
+	  if [ "$$(id -u)" = 0 ]; then SUDO=""; else SUDO=sudo; fi; \
+	  $$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq bubblewrap; }
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install -q --upgrade pip
+	$(BIN)/pip install -q -e '.[dev]'
+	touch $(STAMP)
+
+setup: system-deps $(STAMP)
+
+demo: setup
+	$(BIN)/truepass check-suite mini
+	$(BIN)/truepass run --suite mini --solver oracle --solver noop --solver baseline:templates --out $(OUT)
+
+lint: setup
+	$(BIN)/ruff check src tests benchmarks scripts
+	$(BIN)/ruff format --check src tests benchmarks scripts
+
+test: setup
+	$(BIN)/ruff check src tests benchmarks scripts
+	$(BIN)/python -m pytest -n 2 tests
+
+clean:
+	rm -rf $(VENV) runs

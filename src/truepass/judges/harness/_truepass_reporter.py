@@ -1,0 +1,85 @@
+"""pytest plugin loaded inside the sandbox (``-p _truepass_reporter``): reports every test outcome
+through the result channel, a pipe the harness holds, never through stdout or a workspace file.
+
+It is loaded before any conftest or test module, takes the channel's descriptor out of the
+environment and keeps its own reference, so the candidate's code cannot find it by name.
+Standard library and pytest only: this file runs with the candidate, not with truepass.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+
+_FD = int(os.environ.pop("TRUEPASS_CHANNEL_FD", "-1"))
+_CHANNEL = os.fdopen(os.dup(_FD), "w", buffering=1, encoding="utf-8") if _FD >= 0 else sys.stderr
+if _FD >= 0:
+    os.close(_FD)
+_WANT_COVERAGE = os.environ.pop("TRUEPASS_COVERAGE", "") == "1"
+_TEST_FILES = set(filter(None, os.environ.pop("TRUEPASS_TEST_FILES", "").split(os.pathsep)))
+_cov = None
+_contexts: dict[str, str] = {}
+
+
+def _emit(event: str, **data: object) -> None:
+    _CHANNEL.write(json.dumps({"event": event, **data}) + "\n")
+    _CHANNEL.flush()
+
+
+def _short(report) -> str:  # type: ignore[no-untyped-def]
+    text = getattr(report, "longreprtext", "") or ""
+    return text[-2000:]
+
+
+def pytest_configure(config) -> None:  # type: ignore[no-untyped-def]
+    global _cov
+    _emit("start", python=sys.version.split()[0])
+    if _WANT_COVERAGE:
+        import coverage
+
+        _cov = coverage.Coverage(data_file=None, branch=False, include=[os.getcwd() + "/*"])
+        _cov.start()
+
+
+def pytest_collectreport(report) -> None:  # type: ignore[no-untyped-def]
+    if report.failed:
+        _emit("collect-error", nodeid=report.nodeid, message=_short(report))
+
+
+def pytest_collection_finish(session) -> None:  # type: ignore[no-untyped-def]
+    _emit("collected", nodeids=[item.nodeid for item in session.items])
+
+
+def pytest_runtest_setup(item) -> None:  # type: ignore[no-untyped-def]
+    if _cov is not None:
+        _cov.switch_context(item.nodeid)
+
+
+def pytest_runtest_logreport(report) -> None:  # type: ignore[no-untyped-def]
+    if report.when == "call" or report.outcome != "passed":
+        _emit(
+            "test",
+            nodeid=report.nodeid,
+            when=report.when,
+            outcome=report.outcome,
+            message=_short(report) if report.outcome != "passed" else "",
+        )
+
+
+def pytest_sessionfinish(session, exitstatus) -> None:  # type: ignore[no-untyped-def]
+    if _cov is not None:
+        _cov.stop()
+        data = _cov.get_data()
+        lines: dict[str, dict[str, list[int]]] = {}
+        root = os.getcwd() + "/"
+        for path in data.measured_files():
+            rel = path[len(root) :] if path.startswith(root) else path
+            if rel in _TEST_FILES or os.path.basename(rel) == "conftest.py":
+                continue
+            for lineno, ctxs in (data.contexts_by_lineno(path) or {}).items():
+                for ctx in ctxs:
+                    if ctx:
+                        lines.setdefault(ctx, {}).setdefault(rel, []).append(lineno)
+        _emit("coverage", lines=lines)
+    _emit("finish", exitstatus=int(exitstatus))

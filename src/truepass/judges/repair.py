@@ -1,0 +1,264 @@
+"""The repair judge: apply, run visible tests from pristine copies, then hidden; assign a verdict.
+
+Nothing the candidate says is believed: a phase passes only when every test the suite expects
+(collected on the reference fix) is reported passed through the result channel, the session
+finished, and the process exited 0.
+"""
+
+from __future__ import annotations
+
+import ast
+import time
+from collections.abc import Callable
+from enum import StrEnum
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from truepass.errors import PatchError, SandboxError
+from truepass.judges.testrun import TestRun, run_tests
+from truepass.patches.apply import Answer, AppliedPatch, apply_answer
+from truepass.sandbox import Limits
+from truepass.suites.schema import RepairSample
+
+
+class Verdict(StrEnum):
+    """Repair verdicts of DESIGN.md."""
+
+    INVALID_SAMPLE = "invalid-sample"
+    NO_PATCH = "no-patch"
+    APPLY_FAILED = "apply-failed"
+    BROKEN = "broken"
+    FAILS_VISIBLE = "fails-visible"
+    OVERFIT = "overfit"
+    CORRECT = "correct"
+    PLAUSIBLE = "plausible"
+    TIMEOUT = "timeout"
+    INFRA_ERROR = "infra-error"
+
+
+PASSING = {Verdict.OVERFIT, Verdict.CORRECT, Verdict.PLAUSIBLE}
+
+
+class JudgeConfig(BaseModel):
+    """How attempts are judged. Part of a run's manifest."""
+
+    model_config = ConfigDict(frozen=True)
+
+    limits: Limits = Field(default_factory=lambda: Limits(timeout_s=60.0))
+    reruns: int = Field(1, ge=0, description="extra runs of a passing attempt to detect flakiness")
+    infra_retries: int = Field(2, ge=0, description="retries when the sandbox itself fails")
+
+
+class PhaseResult(BaseModel):
+    """Counts for one phase (visible or hidden) against what the suite expects."""
+
+    expected: int
+    passed: int
+    failed: int
+    missing: int
+    ok: bool
+    failing: list[str] = Field(default_factory=list)
+
+
+class SampleCheck(BaseModel):
+    """What the pristine sample does: the tests it expects and whether it is valid at all."""
+
+    sample_id: str
+    valid: bool
+    reason: str = ""
+    visible_ids: list[str] = Field(default_factory=list)
+    hidden_ids: list[str] = Field(default_factory=list)
+    buggy_failing: list[str] = Field(default_factory=list)
+    tier: str = ""
+
+
+class Judgement(BaseModel):
+    """A verdict with the evidence behind it."""
+
+    verdict: Verdict
+    flags: list[str] = Field(default_factory=list)
+    visible: PhaseResult | None = None
+    hidden: PhaseResult | None = None
+    details: str = ""
+    test_output: str = ""
+    patch: str = ""
+    changed_files: list[str] = Field(default_factory=list)
+    tier: str = ""
+    infra_retries: int = 0
+    duration_s: float = 0.0
+
+
+class InfraFailure(Exception):
+    """The sandbox failed to run the tests even after retries."""
+
+
+Runner = Callable[[dict[str, str], dict[str, str]], TestRun]
+
+
+def _runner(sample: RepairSample, config: JudgeConfig, retries: list[int]) -> Runner:
+    def run(code: dict[str, str], tests: dict[str, str]) -> TestRun:
+        last = ""
+        for attempt in range(config.infra_retries + 1):
+            try:
+                tr = run_tests(sample, code, tests, limits=config.limits)
+            except SandboxError as exc:
+                last = str(exc)
+            else:
+                if tr.started or tr.timed_out:
+                    return tr
+                last = f"the test harness did not start (exit {tr.returncode}): {tr.output[-500:]}"
+            if attempt < config.infra_retries:
+                retries[0] += 1
+        raise InfraFailure(last)
+
+    return run
+
+
+def phase_result(tr: TestRun, expected: list[str]) -> PhaseResult:
+    """Compare a run with the expected test ids; ``ok`` only if all ran, passed and it finished."""
+    if not tr.trusted_channel:
+        ok = tr.returncode == 0 and not tr.timed_out
+        return PhaseResult(expected=0, passed=0, failed=0 if ok else 1, missing=0, ok=ok)
+    passed = tr.passed & set(expected)
+    missing = [n for n in expected if n not in tr.outcomes]
+    failing = sorted(tr.failed | set(tr.collect_errors))
+    ok = (
+        tr.finished
+        and tr.returncode == 0
+        and not tr.timed_out
+        and len(passed) == len(expected) > 0
+        and not failing
+    )
+    return PhaseResult(
+        expected=len(expected),
+        passed=len(passed),
+        failed=len(failing),
+        missing=len(missing),
+        ok=ok,
+        failing=(failing + missing)[:20],
+    )
+
+
+def check_sample(sample: RepairSample, config: JudgeConfig) -> SampleCheck:
+    """Validate one sample: buggy fails visible, the reference fix passes everything."""
+    run = _runner(sample, config, [0])
+    try:
+        fixed = apply_answer(sample.files, set(sample.test_files), Answer(diff=sample.fix))
+    except PatchError as exc:
+        return SampleCheck(sample_id=sample.id, valid=False, reason=f"reference fix: {exc}")
+    try:
+        buggy = run(sample.files, sample.tests.visible)
+        good = run(fixed.files, sample.tests.visible)
+        good_hidden = run(fixed.files, sample.tests.hidden) if sample.tests.hidden else None
+    except InfraFailure as exc:
+        return SampleCheck(sample_id=sample.id, valid=False, reason=f"infra-error: {exc}")
+    check = SampleCheck(sample_id=sample.id, valid=True, tier=good.tier)
+    check.buggy_failing = sorted(buggy.failed | set(buggy.collect_errors))
+    check.visible_ids = sorted(good.collected)
+    if good_hidden is not None:
+        check.hidden_ids = sorted(good_hidden.collected)
+    if phase_result(buggy, check.visible_ids).ok:
+        check.valid, check.reason = False, "the buggy code already passes the visible tests"
+    elif not phase_result(good, check.visible_ids).ok:
+        check.valid, check.reason = False, _why("reference fix fails visible tests", good)
+    elif good_hidden is not None and not phase_result(good_hidden, check.hidden_ids).ok:
+        check.valid, check.reason = False, _why("reference fix fails hidden tests", good_hidden)
+    return check
+
+
+def _why(what: str, tr: TestRun) -> str:
+    bad = sorted(tr.failed | set(tr.collect_errors))[:3]
+    if tr.timed_out:
+        return f"{what}: timeout"
+    return f"{what}: {', '.join(bad) or f'exit {tr.returncode}'}"
+
+
+def judge(
+    sample: RepairSample, answer: Answer | None, check: SampleCheck, config: JudgeConfig
+) -> Judgement:
+    """Judge one attempt. ``answer`` None means the solver produced nothing parseable."""
+    started = time.monotonic()
+    retries = [0]
+    result = _judge(sample, answer, check, config, _runner(sample, config, retries))
+    result.infra_retries = retries[0]
+    result.duration_s = round(time.monotonic() - started, 3)
+    return result
+
+
+def _judge(
+    sample: RepairSample,
+    answer: Answer | None,
+    check: SampleCheck,
+    config: JudgeConfig,
+    run: Runner,
+) -> Judgement:
+    if not check.valid:
+        return Judgement(verdict=Verdict.INVALID_SAMPLE, details=check.reason)
+    if answer is None:
+        return Judgement(verdict=Verdict.NO_PATCH, details="the solver gave no usable patch")
+    try:
+        applied = apply_answer(sample.files, set(sample.test_files), answer)
+    except PatchError as exc:
+        return Judgement(verdict=Verdict.APPLY_FAILED, details=str(exc), patch=answer.diff or "")
+    base = Judgement(
+        verdict=Verdict.FAILS_VISIBLE,
+        patch=applied.diff,
+        changed_files=applied.changed,
+        flags=["touches-tests"] if applied.test_edits else [],
+    )
+    if applied.test_edits:
+        base.details = f"test edits dropped: {', '.join(applied.test_edits)}. "
+    syntax = _syntax_error(applied)
+    if syntax:
+        base.verdict, base.details = Verdict.BROKEN, base.details + syntax
+        return base
+    try:
+        verdict, vis, hid, tr = _phases(sample, applied, check, run)
+        base.verdict, base.visible, base.hidden = verdict, vis, hid
+        base.tier, base.test_output = tr.tier, tr.output
+        if verdict == Verdict.BROKEN:
+            base.details += "collection failed: " + ", ".join(tr.collect_errors[:3])
+        if verdict in PASSING or (vis is not None and vis.ok):
+            for _ in range(config.reruns):
+                again, *_ = _phases(sample, applied, check, run)
+                if again != verdict:
+                    base.flags.append("flaky")
+                    base.details += f"rerun gave {again.value}. "
+                    if again not in PASSING or verdict == Verdict.CORRECT:
+                        base.verdict = again  # the worse outcome stands
+                    break
+    except InfraFailure as exc:
+        base.verdict, base.details = Verdict.INFRA_ERROR, base.details + str(exc)
+    return base
+
+
+def _phases(
+    sample: RepairSample, applied: AppliedPatch, check: SampleCheck, run: Runner
+) -> tuple[Verdict, PhaseResult | None, PhaseResult | None, TestRun]:
+    tr = run(applied.files, sample.tests.visible)
+    vis = phase_result(tr, check.visible_ids)
+    if tr.timed_out:
+        return Verdict.TIMEOUT, vis, None, tr
+    if tr.collect_errors:
+        return Verdict.BROKEN, vis, None, tr
+    if not vis.ok:
+        return Verdict.FAILS_VISIBLE, vis, None, tr
+    if not sample.tests.hidden:
+        return Verdict.PLAUSIBLE, vis, None, tr
+    htr = run(applied.files, sample.tests.hidden)
+    hid = phase_result(htr, check.hidden_ids)
+    if htr.timed_out:
+        return Verdict.TIMEOUT, vis, hid, htr
+    return (Verdict.CORRECT if hid.ok else Verdict.OVERFIT), vis, hid, htr
+
+
+def _syntax_error(applied: AppliedPatch) -> str:
+    for path in applied.changed:
+        content = applied.files.get(path)
+        if content is None or not path.endswith(".py"):
+            continue
+        try:
+            ast.parse(content, filename=path)
+        except SyntaxError as exc:
+            return f"syntax error in {path} line {exc.lineno}: {exc.msg}"
+    return ""

@@ -1,0 +1,32 @@
+"""Persisted result records (one line of results.jsonl each); documented in docs/results.md."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, Field
+
+from truepass.judges.repair import PhaseResult
+
+
+class AttemptRecord(BaseModel):
+    """One judged attempt of one solver on one sample."""
+
+    suite: str
+    sample_id: str
+    defect_type: str
+    leakage: str
+    solver: str
+    attempt: int = Field(ge=0)
+    patch_id: str | None = None
+    verdict: str
+    flags: list[str] = Field(default_factory=list)
+    visible: PhaseResult | None = None
+    hidden: PhaseResult | None = None
+    patch: str = ""
+    changed_files: list[str] = Field(default_factory=list)
+    details: str = ""
+    test_output: str = ""
+    sandbox_tier: str = ""
+    infra_retries: int = 0
+    solve_s: float = 0.0
+    duration_s: float = 0.0
+    solver_meta: dict[str, object] = Field(default_factory=dict)

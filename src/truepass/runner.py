@@ -1,0 +1,248 @@
+"""A run: suite x solvers, judged in the sandbox, stored attempt by attempt, resumable.
+
+Output directory: ``store.sqlite`` (the truth), ``manifest.json``, ``results.jsonl`` and
+``summary.json`` (both rewritten from the store at the end), see docs/results.md.
+"""
+
+from __future__ import annotations
+
+import json
+import platform
+import subprocess
+import time
+from collections.abc import Callable
+from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from importlib import metadata
+from pathlib import Path
+
+from truepass.analysis.summary import Summary, summarize
+from truepass.errors import InputError
+from truepass.judges.repair import JudgeConfig, SampleCheck, check_sample, judge
+from truepass.records import AttemptRecord
+from truepass.sandbox import sandbox_tier
+from truepass.solvers.base import SolveContext, Solver
+from truepass.store import Store
+from truepass.suites.loader import Suite
+from truepass.suites.schema import RepairSample
+
+Progress = Callable[[str, int, int], None]  # (stage, done, total)
+PACKAGES = ("truepass", "pydantic", "pytest", "unidiff", "coverage", "typer", "rich")
+
+
+@dataclass
+class RunResult:
+    out: Path
+    summary: Summary
+    new_attempts: int
+    resumed_attempts: int
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+def git_revision() -> str | None:
+    """The git revision of the truepass source tree, when it is a checkout."""
+    try:
+        out = subprocess.run(
+            ["git", "rev-parse", "HEAD"],
+            cwd=Path(__file__).parent,
+            capture_output=True,
+            text=True,
+            timeout=5,
+            check=False,
+        )
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return out.stdout.strip() or None if out.returncode == 0 else None
+
+
+def package_versions() -> dict[str, str]:
+    versions = {"python": platform.python_version()}
+    for name in PACKAGES:
+        try:
+            versions[name] = metadata.version(name)
+        except metadata.PackageNotFoundError:
+            continue
+    return versions
+
+
+def sample_checks(
+    suite: Suite,
+    samples: list[RepairSample],
+    store: Store,
+    config: JudgeConfig,
+    pool: ThreadPoolExecutor,
+    progress: Progress | None = None,
+) -> dict[str, SampleCheck]:
+    """Check each sample once per suite version (cached in the store)."""
+    checks: dict[str, SampleCheck] = {}
+    todo = []
+    for s in samples:
+        cached = store.get_check(suite.content_hash, s.id)
+        if cached is None:
+            todo.append(s)
+        else:
+            checks[s.id] = SampleCheck.model_validate(cached)
+    futures = {pool.submit(check_sample, s, config): s for s in todo}
+    done = 0
+    for fut in _as_done(futures):
+        check = fut.result()
+        if not check.reason.startswith("infra-error"):
+            store.put_check(suite.content_hash, check.sample_id, check.model_dump())
+        checks[check.sample_id] = check
+        done += 1
+        if progress:
+            progress("checking samples", done, len(todo))
+    return checks
+
+
+def _as_done(futures: dict[Future, object]):  # type: ignore[no-untyped-def,type-arg]
+    pending = set(futures)
+    while pending:
+        finished, pending = wait(pending, return_when=FIRST_COMPLETED)
+        yield from finished
+
+
+def run(
+    suite: Suite,
+    solvers: list[Solver],
+    out: Path,
+    *,
+    config: JudgeConfig | None = None,
+    jobs: int = 2,
+    limit: int | None = None,
+    progress: Progress | None = None,
+) -> RunResult:
+    """Run ``solvers`` on ``suite`` into ``out``; resumes whatever ``out`` already holds."""
+    config = config or JudgeConfig()
+    store = Store(out / "store.sqlite")
+    try:
+        _claim(store, suite, config)
+        samples = suite.samples[:limit] if limit else suite.samples
+        manifest = _manifest(suite, solvers, config, jobs, limit)
+        _write_json(out / "manifest.json", manifest)
+        done = store.done_keys()
+        tasks = [
+            (solver, s, a)
+            for solver in solvers
+            for s in samples
+            for a in range(solver.attempts(s))
+            if (solver.name, s.id, a) not in done
+        ]
+        resumed = len(done & {(sv.name, s.id, a) for sv in solvers for s in samples
+                              for a in range(sv.attempts(s))})  # fmt: skip
+        new = 0
+        with ThreadPoolExecutor(max_workers=jobs) as pool:
+            needed = list({s.id: s for _, s, _ in tasks}.values())
+            checks = sample_checks(suite, needed, store, config, pool, progress)
+            futures = {
+                pool.submit(_attempt, suite, solver, s, a, checks[s.id], config): None
+                for solver, s, a in tasks
+            }
+            try:
+                for fut in _as_done(futures):
+                    store.put(fut.result())
+                    new += 1
+                    if progress:
+                        progress("judging attempts", new, len(tasks))
+            except BaseException:
+                pool.shutdown(wait=False, cancel_futures=True)
+                raise
+        summary = summarize(suite.name, store.records())
+        _write_outputs(out, store, summary)
+        manifest["finished"] = _now()
+        _write_json(out / "manifest.json", manifest)
+        return RunResult(out=out, summary=summary, new_attempts=new, resumed_attempts=resumed)
+    finally:
+        store.close()
+
+
+def _claim(store: Store, suite: Suite, config: JudgeConfig) -> None:
+    """An output directory belongs to one suite version and one judge configuration."""
+    key = json.dumps({"suite": suite.content_hash, "judge": config.model_dump()}, sort_keys=True)
+    held = store.get_meta("run_key")
+    if held is None:
+        store.set_meta("run_key", key)
+    elif held != key:
+        raise InputError(
+            "this output directory holds a run of another suite version or judge setting; "
+            "give a new --out (or remove the directory to start over)",
+            location=str(store.path.parent),
+        )
+
+
+def _attempt(
+    suite: Suite,
+    solver: Solver,
+    sample: RepairSample,
+    attempt: int,
+    check: SampleCheck,
+    config: JudgeConfig,
+) -> AttemptRecord:
+    t0 = time.monotonic()
+    answer = solver.solve(sample, attempt, SolveContext(config=config, check=check))
+    solve_s = time.monotonic() - t0
+    j = judge(sample, answer, check, config)
+    return AttemptRecord(
+        suite=suite.name,
+        sample_id=sample.id,
+        defect_type=sample.defect_type,
+        leakage=sample.leakage,
+        solver=solver.name,
+        attempt=attempt,
+        patch_id=answer.patch_id if answer else None,
+        verdict=j.verdict.value,
+        flags=j.flags,
+        visible=j.visible,
+        hidden=j.hidden,
+        patch=j.patch,
+        changed_files=j.changed_files,
+        details=j.details.strip(),
+        test_output=j.test_output,
+        sandbox_tier=j.tier or check.tier,
+        infra_retries=j.infra_retries,
+        solve_s=round(solve_s, 3),
+        duration_s=j.duration_s,
+        solver_meta=dict(answer.meta) if answer else {},
+    )
+
+
+def _manifest(
+    suite: Suite, solvers: list[Solver], config: JudgeConfig, jobs: int, limit: int | None
+) -> dict[str, object]:
+    return {
+        "started": _now(),
+        "suite": {
+            "name": suite.name,
+            "version": suite.version,
+            "path": str(suite.path),
+            "content_hash": suite.content_hash,
+            "samples": len(suite.samples),
+        },
+        "solvers": [s.name for s in solvers],
+        "judge": config.model_dump(),
+        "jobs": jobs,
+        "limit": limit,
+        "sandbox_tier": sandbox_tier(),
+        "packages": package_versions(),
+        "git_revision": git_revision(),
+        "platform": platform.platform(),
+    }
+
+
+def _write_json(path: Path, obj: object) -> None:
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text(json.dumps(obj, indent=2, default=str) + "\n", encoding="utf-8")
+    tmp.replace(path)
+
+
+def _write_outputs(out: Path, store: Store, summary: Summary) -> None:
+    tmp = out / "results.jsonl.tmp"
+    with tmp.open("w", encoding="utf-8") as fh:
+        for rec in store.records():
+            fh.write(rec.model_dump_json() + "\n")
+    tmp.replace(out / "results.jsonl")
+    _write_json(out / "summary.json", summary.model_dump())

@@ -1,0 +1,159 @@
+"""Find and load a repair suite: a bundled name, a JSONL file, or a directory with suite.jsonl."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import tomllib
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+
+from pydantic import ValidationError
+
+from truepass.errors import SuiteError
+from truepass.suites.schema import RepairSample
+
+MAX_REPORTED_PROBLEMS = 20
+
+
+@dataclass(frozen=True)
+class Suite:
+    """A named, versioned set of samples with its content hash (goes into every manifest)."""
+
+    name: str
+    version: str
+    description: str
+    path: Path
+    content_hash: str
+    samples: list[RepairSample] = field(repr=False)
+    family: str = "repair"
+
+    def sample(self, sample_id: str) -> RepairSample:
+        """The sample with this id (KeyError if absent)."""
+        for s in self.samples:
+            if s.id == sample_id:
+                return s
+        raise KeyError(sample_id)
+
+
+def bundled_dir() -> Path:
+    """Directory holding the bundled suites (package data)."""
+    return Path(str(resources.files("truepass.suites") / "bundled"))
+
+
+def bundled_suites() -> list[str]:
+    """Names of the suites shipped with truepass."""
+    root = bundled_dir()
+    return sorted(p.name for p in root.iterdir() if (p / "suite.jsonl").is_file())
+
+
+def load_suite(ref: str | Path) -> Suite:
+    """Load a suite by bundled name, JSONL path or suite directory.
+
+    Raises :class:`SuiteError` naming the file, line and field of every problem found (up to
+    twenty), so that a user can fix a suite in one pass.
+    """
+    path = Path(ref)
+    if not path.exists() and str(ref) in bundled_suites():
+        path = bundled_dir() / str(ref)
+    if not path.exists():
+        known = ", ".join(bundled_suites()) or "none"
+        raise SuiteError(
+            f"no such suite file or directory: '{ref}' (bundled suites: {known})",
+            location=str(ref),
+        )
+    if path.is_dir():
+        jsonl = path / "suite.jsonl"
+        if not jsonl.is_file():
+            raise SuiteError("a suite directory must hold suite.jsonl", location=str(path))
+        name, version, description = _read_toml(path / "suite.toml", default_name=path.name)
+    else:
+        jsonl = path
+        name, version, description = path.stem, "0", ""
+    raw = jsonl.read_bytes()
+    samples = parse_jsonl(raw, jsonl)
+    return Suite(
+        name=name,
+        version=version,
+        description=description,
+        path=path,
+        content_hash=hashlib.sha256(raw).hexdigest(),
+        samples=samples,
+    )
+
+
+def _read_toml(toml_path: Path, default_name: str) -> tuple[str, str, str]:
+    if not toml_path.is_file():
+        return default_name, "0", ""
+    try:
+        data = tomllib.loads(toml_path.read_text(encoding="utf-8"))
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise SuiteError(f"not valid TOML: {exc}", location=str(toml_path)) from exc
+    for key in ("name", "version", "description"):
+        if key in data and not isinstance(data[key], str):
+            raise SuiteError("must be a string", location=str(toml_path), field=key)
+    return (
+        data.get("name", default_name),
+        data.get("version", "0"),
+        data.get("description", ""),
+    )
+
+
+def parse_jsonl(raw: bytes, path: Path) -> list[RepairSample]:
+    """Parse and validate suite lines; collect every problem before raising."""
+    problems: list[str] = []
+    samples: list[RepairSample] = []
+    seen: dict[str, int] = {}
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise SuiteError(f"not UTF-8 text ({exc})", location=str(path)) from exc
+    for lineno, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        where = f"{path}:{lineno}"
+        try:
+            obj = json.loads(line)
+        except json.JSONDecodeError as exc:
+            problems.append(f"{where}: not valid JSON ({exc.msg} at column {exc.colno})")
+            continue
+        if not isinstance(obj, dict):
+            problems.append(f"{where}: each line must be a JSON object")
+            continue
+        try:
+            sample = RepairSample.model_validate(obj)
+        except ValidationError as exc:
+            problems.extend(describe_validation_error(exc, where))
+            continue
+        if sample.id in seen:
+            problems.append(
+                f"{where}: field 'id': duplicate id '{sample.id}' (first on line {seen[sample.id]})"
+            )
+            continue
+        seen[sample.id] = lineno
+        samples.append(sample)
+    if not samples and not problems:
+        problems.append(f"{path}: the suite holds no samples")
+    if problems:
+        shown = problems[:MAX_REPORTED_PROBLEMS]
+        more = len(problems) - len(shown)
+        tail = f"\n... and {more} more problems" if more else ""
+        raise SuiteError("invalid suite:\n" + "\n".join(shown) + tail)
+    return samples
+
+
+def describe_validation_error(exc: ValidationError, where: str) -> list[str]:
+    """Turn pydantic errors into ``file:line: field 'a.b': message`` lines with a hint."""
+    out = []
+    for err in exc.errors():
+        loc = ".".join(str(p) for p in err["loc"]) or "(line)"
+        msg = err["msg"]
+        if err["type"] == "missing":
+            msg = "required field is missing"
+        elif err["type"] == "extra_forbidden":
+            msg = "unknown field (check its spelling; put extra data under 'meta')"
+        elif err["type"] == "literal_error":
+            msg = f"{msg}, got {err.get('input')!r}"
+        out.append(f"{where}: field '{loc}': {msg}")
+    return out

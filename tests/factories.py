@@ -1,0 +1,58 @@
+"""Small, valid repair samples written for the tests (not a bundled suite)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+BUGGY = "def clamp(x, lo, hi):\n    if x < lo:\n        return lo\n    if x > hi:\n        return lo\n    return x\n"
+FIXED = BUGGY.replace("        return lo\n    return x", "        return hi\n    return x")
+VISIBLE = "from clamp import clamp\n\n\ndef test_high():\n    assert clamp(9, 0, 5) == 5\n\n\ndef test_mid():\n    assert clamp(3, 0, 5) == 3\n"
+HIDDEN = "from clamp import clamp\n\n\ndef test_high_other():\n    assert clamp(50, 1, 7) == 7\n\n\ndef test_low():\n    assert clamp(-3, 1, 7) == 1\n"
+FIX = """--- a/clamp.py
++++ b/clamp.py
+@@ -3,4 +3,4 @@
+         return lo
+     if x > hi:
+-        return lo
++        return hi
+     return x
+"""
+OVERFIT = """--- a/clamp.py
++++ b/clamp.py
+@@ -3,4 +3,4 @@
+         return lo
+     if x > hi:
+-        return lo
++        return 5
+     return x
+"""
+
+
+def sample_dict(**overrides: Any) -> dict[str, Any]:
+    """A valid sample as a plain dict (one suite line)."""
+    base: dict[str, Any] = {
+        "id": "clamp-1",
+        "language": "python",
+        "defect_type": "wrong-return",
+        "description": "Clamp x into [lo, hi].",
+        "files": {"clamp.py": BUGGY},
+        "tests": {"visible": {"test_clamp.py": VISIBLE}, "hidden": {"test_clamp_hidden.py": HIDDEN}},
+        "fix": FIX,
+        "fault": [{"file": "clamp.py", "lines": [5]}],
+        "source": "truepass tests",
+        "leakage": "private",
+        "known_overfit": OVERFIT,
+    }
+    base.update(overrides)
+    return base
+
+
+def write_suite(path: Path, lines: list[dict[str, Any] | str]) -> Path:
+    """Write a JSONL suite; strings are written verbatim (to make malformed lines)."""
+    path.write_text(
+        "".join((x if isinstance(x, str) else json.dumps(x)) + "\n" for x in lines),
+        encoding="utf-8",
+    )
+    return path
