@@ -6,10 +6,34 @@ import json
 from pathlib import Path
 from typing import Any
 
-BUGGY = "def clamp(x, lo, hi):\n    if x < lo:\n        return lo\n    if x > hi:\n        return lo\n    return x\n"
+BUGGY = """def clamp(x, lo, hi):
+    if x < lo:
+        return lo
+    if x > hi:
+        return lo
+    return x
+"""
 FIXED = BUGGY.replace("        return lo\n    return x", "        return hi\n    return x")
-VISIBLE = "from clamp import clamp\n\n\ndef test_high():\n    assert clamp(9, 0, 5) == 5\n\n\ndef test_mid():\n    assert clamp(3, 0, 5) == 3\n"
-HIDDEN = "from clamp import clamp\n\n\ndef test_high_other():\n    assert clamp(50, 1, 7) == 7\n\n\ndef test_low():\n    assert clamp(-3, 1, 7) == 1\n"
+VISIBLE = """from clamp import clamp
+
+
+def test_high():
+    assert clamp(9, 0, 5) == 5
+
+
+def test_mid():
+    assert clamp(3, 0, 5) == 3
+"""
+HIDDEN = """from clamp import clamp
+
+
+def test_high_other():
+    assert clamp(50, 1, 7) == 7
+
+
+def test_low():
+    assert clamp(-3, 1, 7) == 1
+"""
 FIX = """--- a/clamp.py
 +++ b/clamp.py
 @@ -3,4 +3,4 @@
@@ -38,7 +62,10 @@ def sample_dict(**overrides: Any) -> dict[str, Any]:
         "defect_type": "wrong-return",
         "description": "Clamp x into [lo, hi].",
         "files": {"clamp.py": BUGGY},
-        "tests": {"visible": {"test_clamp.py": VISIBLE}, "hidden": {"test_clamp_hidden.py": HIDDEN}},
+        "tests": {
+            "visible": {"test_clamp.py": VISIBLE},
+            "hidden": {"test_clamp_hidden.py": HIDDEN},
+        },
         "fix": FIX,
         "fault": [{"file": "clamp.py", "lines": [5]}],
         "source": "truepass tests",

@@ -1,4 +1,4 @@
-"""``check-suite``: is each sample sound? Buggy fails, reference passes (stably), overfit overfits."""
+"""``check-suite``: is each sample sound? Buggy fails, reference passes stably, overfit overfits."""
 
 from __future__ import annotations
 

@@ -11,6 +11,7 @@ from typing import Annotated
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
@@ -46,10 +47,10 @@ def _errors() -> Iterator[None]:
     try:
         yield
     except InputError as exc:
-        err_console.print(f"[bold red]error:[/] {exc}", markup=True, highlight=False)
+        err_console.print(f"[bold red]error:[/] {escape(str(exc))}", highlight=False, soft_wrap=True)
         raise typer.Exit(2) from None
     except TruepassError as exc:
-        err_console.print(f"[bold red]error:[/] {exc}", markup=True, highlight=False)
+        err_console.print(f"[bold red]error:[/] {escape(str(exc))}", highlight=False, soft_wrap=True)
         raise typer.Exit(1) from None
 
 
@@ -211,9 +212,15 @@ def summary_cmd(out: Annotated[Path, typer.Argument(help="A run directory.")]) -
     with _errors():
         path = out / "summary.json"
         if not path.is_file():
-            raise InputError("no summary.json here: not a finished run directory", location=str(out))
+            raise InputError(
+                "no summary.json here: not a finished run directory", location=str(out)
+            )
         print_summary(Summary.model_validate(json.loads(path.read_text(encoding="utf-8"))))
 
 
 def main() -> None:  # pragma: no cover - console entry point helper
     app(sys.argv[1:])
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

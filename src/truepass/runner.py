@@ -87,13 +87,11 @@ def sample_checks(
         else:
             checks[s.id] = SampleCheck.model_validate(cached)
     futures = {pool.submit(check_sample, s, config): s for s in todo}
-    done = 0
-    for fut in _as_done(futures):
+    for done, fut in enumerate(_as_done(futures), start=1):
         check = fut.result()
         if not check.reason.startswith("infra-error"):
             store.put_check(suite.content_hash, check.sample_id, check.model_dump())
         checks[check.sample_id] = check
-        done += 1
         if progress:
             progress("checking samples", done, len(todo))
     return checks

@@ -24,13 +24,17 @@ def test_missing_prefixes_accepted() -> None:
 
 
 def test_context_mismatch_is_patch_error() -> None:
-    with pytest.raises(PatchError, match="hunk 1 of 'clamp.py' does not match"):
+    with pytest.raises(PatchError, match=r"hunk 1 of 'clamp\.py' does not match"):
         apply_diff(FILES, FIX.replace("     if x > hi:", "     if x >= hi:"))
 
 
 @pytest.mark.parametrize(
     "diff",
-    ["not a diff at all", FIX.replace("a/clamp.py", "a/other.py"), FIX.replace("b/clamp", "b/../x")],
+    [
+        "not a diff at all",
+        FIX.replace("a/clamp.py", "a/other.py"),
+        FIX.replace("b/clamp", "b/../x"),
+    ],
 )
 def test_bad_diffs(diff: str) -> None:
     with pytest.raises(PatchError):

@@ -29,6 +29,8 @@ def harness_dir() -> Path:
 class TestRun:
     """One test process: per-test outcomes and everything needed to explain them."""
 
+    __test__ = False  # not a pytest test class
+
     tier: str
     returncode: int | None
     timed_out: bool

@@ -1,0 +1,32 @@
+"""truepass: evaluate code-producing systems with verdicts a fake fix cannot fool.
+
+The public API is small and flat::
+
+    import truepass
+    suite = truepass.load_suite("mini")
+    result = truepass.run(suite, [truepass.make_solver("oracle")], Path("runs/x"))
+"""
+
+from __future__ import annotations
+
+from truepass.errors import InputError, PatchError, SandboxError, SuiteError, TruepassError
+from truepass.judges.repair import JudgeConfig, Verdict
+from truepass.patches.apply import Answer
+from truepass.runner import run
+from truepass.solvers import make_solver
+from truepass.suites.loader import Suite, load_suite
+
+__all__ = [
+    "Answer",
+    "InputError",
+    "JudgeConfig",
+    "PatchError",
+    "SandboxError",
+    "Suite",
+    "SuiteError",
+    "TruepassError",
+    "Verdict",
+    "load_suite",
+    "make_solver",
+    "run",
+]

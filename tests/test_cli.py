@@ -1,0 +1,84 @@
+"""The command line: exit statuses and messages a user sees."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from factories import sample_dict, write_suite
+from typer.testing import CliRunner
+
+from truepass.cli import app
+
+runner = CliRunner()
+
+
+def test_suites_lists_mini() -> None:
+    got = runner.invoke(app, ["suites"])
+    assert got.exit_code == 0 and "mini" in got.output
+
+
+def test_help_on_every_command() -> None:
+    for cmd in ("run", "judge", "check-suite", "suites", "summary"):
+        got = runner.invoke(app, [cmd, "--help"])
+        assert got.exit_code == 0 and "Usage" in got.output, cmd
+
+
+def test_malformed_suite_exits_2_naming_line_and_field(tmp_path: Path) -> None:
+    p = write_suite(tmp_path / "bad.jsonl", [sample_dict(), sample_dict(id="b", fault="x")])
+    got = runner.invoke(app, ["run", "--suite", str(p), "--solver", "oracle", "--out",
+                              str(tmp_path / "o")])  # fmt: skip
+    assert got.exit_code == 2
+    assert "bad.jsonl:2: field 'fault'" in got.output
+    assert not (tmp_path / "o").exists()  # nothing ran
+
+
+def test_malformed_patches_exit_2_with_line_number(tmp_path: Path) -> None:
+    suite = write_suite(tmp_path / "s.jsonl", [sample_dict()])
+    patches = tmp_path / "p.jsonl"
+    patches.write_text(json.dumps({"sample_id": "clamp-1", "patch": ""}) + "\n{broken\n")
+    got = runner.invoke(app, ["judge", "--suite", str(suite), "--patches", str(patches),
+                              "--out", str(tmp_path / "o")])  # fmt: skip
+    assert got.exit_code == 2 and "p.jsonl:2: not valid JSON" in got.output
+    assert not (tmp_path / "o").exists()
+
+
+def test_unknown_solver_and_suite_exit_2(tmp_path: Path) -> None:
+    suite = write_suite(tmp_path / "s.jsonl", [sample_dict()])
+    got = runner.invoke(app, ["run", "--suite", str(suite), "--solver", "magic"])
+    assert got.exit_code == 2 and "unknown solver 'magic'" in got.output
+    got = runner.invoke(app, ["check-suite", "no-such-suite"])
+    assert got.exit_code == 2 and "no such suite" in got.output
+
+
+def test_judge_and_summary(tmp_path: Path) -> None:
+    suite = write_suite(tmp_path / "s.jsonl", [sample_dict()])
+    sample = sample_dict()
+    patches = tmp_path / "p.jsonl"
+    patches.write_text(
+        json.dumps({"sample_id": "clamp-1", "id": "ref", "patch": sample["fix"]}) + "\n"
+        + json.dumps({"sample_id": "clamp-1", "id": "over", "patch": sample["known_overfit"]})
+        + "\n"
+    )  # fmt: skip
+    out = tmp_path / "o"
+    got = runner.invoke(app, ["judge", "--suite", str(suite), "--patches", str(patches),
+                              "--out", str(out), "--reruns", "0"])  # fmt: skip
+    assert got.exit_code == 0, got.output
+    rows = {json.loads(x)["patch_id"]: json.loads(x)["verdict"]
+            for x in (out / "results.jsonl").read_text().splitlines()}  # fmt: skip
+    assert rows == {"ref": "correct", "over": "overfit"}
+    shown = runner.invoke(app, ["summary", str(out)])
+    assert shown.exit_code == 0 and "50.0%" in shown.output
+
+
+def test_check_suite_flags_invalid_sample(tmp_path: Path) -> None:
+    good = sample_dict()
+    bad = sample_dict(id="no-overfit", known_overfit=good["fix"])
+    suite = write_suite(tmp_path / "s.jsonl", [good, bad])
+    report = tmp_path / "health.json"
+    got = runner.invoke(app, ["check-suite", str(suite), "--json", str(report)])
+    assert got.exit_code == 1, got.output
+    assert "known_overfit judged correct, not overfit" in got.output
+    assert "2 valid, 1 with problems" in got.output
+    health = json.loads(report.read_text())
+    assert [s["reference"] for s in health["samples"]] == ["correct", "correct"]

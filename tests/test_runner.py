@@ -1,0 +1,106 @@
+"""Runs end to end in the real sandbox: outputs, resume after SIGKILL, directory ownership."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from factories import sample_dict, write_suite
+
+from truepass.errors import InputError
+from truepass.judges.repair import JudgeConfig
+from truepass.runner import run
+from truepass.sandbox import Limits
+from truepass.solvers import make_solver
+from truepass.suites.loader import load_suite
+
+CONFIG = JudgeConfig(limits=Limits(timeout_s=20), reruns=0)
+
+
+def _suite(tmp_path: Path, n: int) -> Path:
+    lines = [sample_dict(id=f"clamp-{i}", defect_type=f"type-{i % 2}") for i in range(n)]
+    lines.append(sample_dict(id="already-passing", files={"clamp.py": sample_dict()["files"]
+                 ["clamp.py"].replace("return lo\n    return x", "return hi\n    return x")},
+                 fix="--- a/clamp.py\n+++ b/clamp.py\n@@ -1 +1 @@\n-def clamp(x, lo, hi):\n"
+                 "+def clamp(x, lo, hi):  # same\n"))  # fmt: skip
+    return write_suite(tmp_path / "suite.jsonl", lines)
+
+
+def test_run_writes_results_summary_manifest(tmp_path: Path) -> None:
+    suite = load_suite(_suite(tmp_path, 2))
+    out = tmp_path / "run"
+    solvers = [make_solver("oracle"), make_solver("noop")]
+    result = run(suite, solvers, out, config=CONFIG, jobs=2)
+    lines = [json.loads(x) for x in (out / "results.jsonl").read_text().splitlines()]
+    assert len(lines) == 6 and result.new_attempts == 6
+    verdicts = {(x["solver"], x["sample_id"]): x["verdict"] for x in lines}
+    assert verdicts[("oracle", "clamp-0")] == "correct"
+    assert verdicts[("noop", "clamp-1")] == "fails-visible"
+    assert verdicts[("oracle", "already-passing")] == "invalid-sample"
+    first = lines[0]
+    for key in ("sample_id", "solver", "attempt", "patch_id", "verdict", "flags", "visible",
+                "hidden", "patch", "duration_s", "sandbox_tier"):  # fmt: skip
+        assert key in first
+    summary = json.loads((out / "summary.json").read_text())
+    oracle = next(s for s in summary["solvers"] if s["solver"] == "oracle")
+    assert oracle["overall"]["counted"] == 2 and oracle["overall"]["correct_rate"] == 1.0
+    assert oracle["invalid_samples"] == ["already-passing"]
+    assert set(oracle["by_defect_type"]) == {"type-0", "type-1", "wrong-return"}
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert manifest["suite"]["content_hash"] == suite.content_hash
+    assert manifest["sandbox_tier"] in ("bwrap", "rlimits-only") and "finished" in manifest
+    assert manifest["packages"]["truepass"]
+
+    again = run(suite, solvers, out, config=CONFIG, jobs=2)
+    assert again.new_attempts == 0 and again.resumed_attempts == 6
+
+
+def test_out_dir_of_another_suite_is_refused(tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    run(load_suite(_suite(tmp_path, 1)), [make_solver("noop")], out, config=CONFIG)
+    other = load_suite(write_suite(tmp_path / "other.jsonl", [sample_dict(id="zzz")]))
+    with pytest.raises(InputError, match="another suite version"):
+        run(other, [make_solver("noop")], out, config=CONFIG)
+
+
+def _rows(db: Path) -> list[tuple[str, str, int]]:
+    if not db.exists():
+        return []
+    try:
+        with sqlite3.connect(db) as con:
+            return con.execute("SELECT solver, sample_id, attempt FROM attempts").fetchall()
+    except sqlite3.OperationalError:
+        return []
+
+
+def test_sigkill_then_resume_finishes_only_what_is_missing(tmp_path: Path) -> None:
+    suite = _suite(tmp_path, 8)
+    out = tmp_path / "run"
+    cmd = [sys.executable, "-m", "truepass.cli", "run", "--suite", str(suite), "--solver",
+           "oracle", "--out", str(out), "--jobs", "1", "--reruns", "0"]  # fmt: skip
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                            start_new_session=True)  # fmt: skip
+    deadline = time.monotonic() + 120
+    while len(_rows(out / "store.sqlite")) < 2 and time.monotonic() < deadline:
+        if proc.poll() is not None:
+            pytest.fail("the run ended before it could be killed")
+        time.sleep(0.1)
+    os.killpg(proc.pid, signal.SIGKILL)
+    proc.wait()
+    before = _rows(out / "store.sqlite")
+    assert 2 <= len(before) < 9, before
+    done = subprocess.run(cmd, capture_output=True, text=True, timeout=300, check=False)
+    assert done.returncode == 0, done.stderr
+    after = _rows(out / "store.sqlite")
+    assert len(after) == len(set(after)) == 9
+    assert set(before) <= set(after)
+    assert f"{9 - len(before)} attempts judged, {len(before)} kept from before" in done.stdout
+    results = (out / "results.jsonl").read_text().splitlines()
+    assert len(results) == 9
