@@ -41,16 +41,20 @@ RerunsOpt = Annotated[
 ]
 
 
+def _print_error(exc: Exception) -> None:
+    err_console.print(f"[bold red]error:[/] {escape(str(exc))}", highlight=False, soft_wrap=True)
+
+
 @contextmanager
 def _errors() -> Iterator[None]:
     """Bad input exits 2 with its message; other truepass errors exit 1."""
     try:
         yield
     except InputError as exc:
-        err_console.print(f"[bold red]error:[/] {escape(str(exc))}", highlight=False, soft_wrap=True)
+        _print_error(exc)
         raise typer.Exit(2) from None
     except TruepassError as exc:
-        err_console.print(f"[bold red]error:[/] {escape(str(exc))}", highlight=False, soft_wrap=True)
+        _print_error(exc)
         raise typer.Exit(1) from None
 
 
@@ -181,7 +185,8 @@ def check_suite_cmd(
     if json_out:
         json_out.write_text(health.model_dump_json(indent=2) + "\n", encoding="utf-8")
     for s in health.problems:
-        out_console.print(f"[red]{s.sample_id}[/]: " + "; ".join(s.problems), highlight=False)
+        text = f"[red]{escape(s.sample_id)}[/]: " + escape("; ".join(s.problems))
+        out_console.print(text, highlight=False, soft_wrap=True)
     n = len(health.samples)
     overfits = sum(s.known_overfit == "overfit" for s in health.samples)
     with_overfit = sum(s.known_overfit is not None for s in health.samples)

@@ -162,8 +162,10 @@ def test_disagreeing_rerun_is_flagged_flaky_and_the_worse_verdict_stands(
             hidden_runs["n"] += 1
             ok = hidden_runs["n"] == 1
         outcome = "passed" if ok else "failed"
-        return TestRun(tier="scripted", returncode=0 if ok else 1, timed_out=False, started=True,
-                       finished=True, collected=list(ids), outcomes=dict.fromkeys(ids, outcome))  # fmt: skip
+        return TestRun(
+            tier="scripted", returncode=0 if ok else 1, timed_out=False, started=True,
+            finished=True, collected=list(ids), outcomes=dict.fromkeys(ids, outcome),
+        )  # fmt: skip
 
     monkeypatch.setattr(repair, "run_tests", scripted)
     got = judge(SAMPLE, Answer(diff=SAMPLE.fix), check, JudgeConfig(reruns=2))
