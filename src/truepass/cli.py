@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
+from rich import box
 from rich.console import Console
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
@@ -88,11 +89,11 @@ def _rate(x: float | None) -> str:
 
 
 def print_summary(summary: Summary) -> None:
-    """The readable table of a run."""
-    table = Table(title=f"truepass: {summary.suite}")
-    for col in ("solver", "counted", "correct", "plausible", "overfit", "fails", "other",
-                "correct rate", "plausible rate", "flags"):  # fmt: skip
-        table.add_column(col, justify="left" if col in ("solver", "flags") else "right")
+    """The readable table of a run ("plausible" = passes the visible tests)."""
+    table = Table(title=f"truepass: {summary.suite}", box=box.SIMPLE_HEAD, pad_edge=False)
+    table.add_column("solver", no_wrap=True)
+    for col in ("n", "correct", "overfit", "plaus.", "fails", "other", "correct%", "plaus.%"):
+        table.add_column(col, justify="right", no_wrap=True)
     for s in summary.solvers:
         r: Rates = s.overall
         v = r.verdicts
@@ -101,16 +102,24 @@ def print_summary(summary: Summary) -> None:
             s.solver,
             str(r.counted),
             str(r.correct),
-            str(r.plausible),
             str(v.get("overfit", 0)),
+            str(r.plausible),
             str(v.get("fails-visible", 0)),
             str(other),
             _rate(r.correct_rate),
             _rate(r.plausible_rate),
-            ", ".join(f"{k}={n}" for k, n in s.flags.items()) or "-",
         )
     out_console.print(table)
+    out_console.print(
+        "n: attempts counted (invalid samples and infra errors excluded); plaus.: passes the "
+        "visible tests (correct + overfit + plausible); other: broken, timeout, apply-failed, "
+        "no-patch",
+        style="dim",
+    )
     for s in summary.solvers:
+        if s.flags:
+            flags = ", ".join(f"{k} {n}" for k, n in s.flags.items())
+            out_console.print(f"{s.solver} flags: {flags}")
         if s.invalid_samples:
             out_console.print(f"{s.solver}: {len(s.invalid_samples)} invalid samples excluded: "
                               f"{', '.join(s.invalid_samples[:10])}")  # fmt: skip
