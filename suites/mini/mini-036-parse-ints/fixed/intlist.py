@@ -1,0 +1,22 @@
+"""Parse lists of integers from loosely formatted text."""
+
+from __future__ import annotations
+
+
+def parse_ints(text: str, sep: str = ",") -> list[int]:
+    """Integers of a ``sep``-separated list; blank and malformed entries are skipped."""
+    values: list[int] = []
+    for token in text.split(sep):
+        token = token.strip()
+        if not token:
+            continue
+        try:
+            values.append(int(token))
+        except ValueError:
+            continue
+    return values
+
+
+def total(text: str) -> int:
+    """Sum of the integers that parse."""
+    return sum(parse_ints(text))
