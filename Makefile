@@ -31,11 +31,11 @@ demo: setup
 	$(BIN)/truepass run --suite mini --solver oracle --solver noop --solver baseline:templates --out $(OUT)
 
 lint: setup
-	$(BIN)/ruff check src tests benchmarks scripts
-	$(BIN)/ruff format --check src tests benchmarks scripts
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
 
 test: setup
-	$(BIN)/ruff check src tests benchmarks scripts
+	$(BIN)/ruff check .
 	$(BIN)/python -m pytest -n 2 tests
 
 clean:

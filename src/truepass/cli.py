@@ -134,8 +134,15 @@ def _run(suite: Suite, solvers: list[str], out: Path, jobs: int, limit: int | No
 
     ids = {s.id for s in suite.samples}
     built = [make_solver(spec, ids) for spec in solvers]
-    with _progress() as update:
-        result = run(suite, built, out, config=config, jobs=jobs, limit=limit, progress=update)
+    try:
+        with _progress() as update:
+            result = run(suite, built, out, config=config, jobs=jobs, limit=limit, progress=update)
+    except KeyboardInterrupt:
+        err_console.print(
+            f"interrupted: every attempt judged so far is stored in {out}/store.sqlite; "
+            "run the same command again to finish the rest"
+        )
+        raise typer.Exit(130) from None
     print_summary(result.summary)
     resumed = f", {result.resumed_attempts} kept from before" if result.resumed_attempts else ""
     out_console.print(f"{result.new_attempts} attempts judged{resumed}; results in {out}/ "

@@ -78,9 +78,15 @@ def summarize(suite: str, records: Iterable[AttemptRecord]) -> Summary:
                 overall=rates(recs),
                 by_defect_type={t: rates(rs) for t, rs in sorted(by_type.items())},
                 flags=dict(sorted(flags.items())),
-                invalid_samples=sorted({r.sample_id for r in recs if r.verdict == "invalid-sample"}),
+                invalid_samples=sorted(
+                    {r.sample_id for r in recs if r.verdict == "invalid-sample"}
+                ),
                 infra_errors=sorted({r.sample_id for r in recs if r.verdict == "infra-error"}),
                 median_judge_s=round(statistics.median(judged), 3) if judged else None,
             )
         )
     return Summary(suite=suite, solvers=out)
+
+
+def _ids(records: list[AttemptRecord], verdict: str) -> list[str]:
+    return sorted({r.sample_id for r in records if r.verdict == verdict})
