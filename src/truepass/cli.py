@@ -91,7 +91,7 @@ def _rate(x: float | None) -> str:
 def print_summary(summary: Summary) -> None:
     """The readable table of a run ("plausible" = passes the visible tests)."""
     table = Table(title=f"truepass: {summary.suite}", box=box.SIMPLE_HEAD, pad_edge=False)
-    table.add_column("solver", no_wrap=True)
+    table.add_column("solver", overflow="fold")
     for col in ("n", "correct", "overfit", "plaus.", "fails", "other", "correct%", "plaus.%"):
         table.add_column(col, justify="right", no_wrap=True)
     for s in summary.solvers:

@@ -140,6 +140,8 @@ def test_writes_outside_the_workspace_fail_and_nothing_reaches_the_host() -> Non
     assert got.returncode == 0, got.stderr
     outcome = {line.split()[1]: line.split()[0] for line in got.stdout.splitlines()}
     for target in targets[:-1]:
+        if target.is_relative_to(host_tmp):
+            continue  # e.g. a checkout under /tmp: the private /tmp hides it; checked below
         assert outcome[str(target)] == "DENIED", got.stdout
     assert outcome[f"/workspace/{name}"] == "WROTE"
     for target in targets:
