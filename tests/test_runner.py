@@ -104,3 +104,18 @@ def test_sigkill_then_resume_finishes_only_what_is_missing(tmp_path: Path) -> No
     assert f"{9 - len(before)} attempts judged, {len(before)} kept from before" in done.stdout
     results = (out / "results.jsonl").read_text().splitlines()
     assert len(results) == 9
+    assert _processes_in_cgroups_of(proc.pid) == []  # the next run swept the killed run's
+
+
+def _processes_in_cgroups_of(pid: int) -> list[int]:
+    """Processes still inside the sandbox cgroups created by truepass process ``pid``."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            if f"/truepass-{pid}-" in (entry / "cgroup").read_text():
+                found.append(int(entry.name))
+        except OSError:
+            continue
+    return found

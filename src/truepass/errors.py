@@ -32,3 +32,9 @@ class PatchError(TruepassError):
 
 class SandboxError(TruepassError):
     """The sandbox itself failed (judged ``infra-error`` after retries)."""
+
+
+class SolverError(TruepassError):
+    """A solver could not produce an answer for reasons outside the candidate (a model endpoint
+    that keeps failing, a tool that crashed). The attempt is recorded as ``infra-error`` and
+    retried when the run is resumed."""

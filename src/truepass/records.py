@@ -5,6 +5,7 @@ from __future__ import annotations
 from pydantic import BaseModel, Field
 
 from truepass.judges.repair import PhaseResult
+from truepass.usage import Usage
 
 
 class AttemptRecord(BaseModel):
@@ -29,4 +30,6 @@ class AttemptRecord(BaseModel):
     infra_retries: int = 0
     solve_s: float = 0.0
     duration_s: float = 0.0
+    usage: Usage | None = Field(None, description="model calls, tokens, latency, cost")
+    parse: str | None = Field(None, description="how the model's answer was parsed")
     solver_meta: dict[str, object] = Field(default_factory=dict)

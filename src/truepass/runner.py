@@ -18,8 +18,8 @@ from importlib import metadata
 from pathlib import Path
 
 from truepass.analysis.summary import Summary, summarize
-from truepass.errors import InputError
-from truepass.judges.repair import JudgeConfig, SampleCheck, check_sample, judge
+from truepass.errors import InputError, SolverError
+from truepass.judges.repair import JudgeConfig, SampleCheck, Verdict, check_sample, judge
 from truepass.records import AttemptRecord
 from truepass.sandbox import sandbox_tier
 from truepass.solvers.base import SolveContext, Solver
@@ -181,16 +181,28 @@ def _attempt(
     config: JudgeConfig,
 ) -> AttemptRecord:
     t0 = time.monotonic()
-    answer = solver.solve(sample, attempt, SolveContext(config=config, check=check))
+    base = {
+        "suite": suite.name,
+        "sample_id": sample.id,
+        "defect_type": sample.defect_type,
+        "leakage": sample.leakage,
+        "solver": solver.name,
+        "attempt": attempt,
+    }
+    try:
+        answer = solver.solve(sample, attempt, SolveContext(config=config, check=check))
+    except SolverError as exc:  # the model or tool failed, not the candidate: retried on resume
+        return AttemptRecord(
+            **base,
+            verdict=Verdict.INFRA_ERROR.value,
+            details=f"solver failed: {exc}",
+            solve_s=round(time.monotonic() - t0, 3),
+        )
     solve_s = time.monotonic() - t0
     j = judge(sample, answer, check, config)
+    meta = dict(answer.meta) if answer else {}
     return AttemptRecord(
-        suite=suite.name,
-        sample_id=sample.id,
-        defect_type=sample.defect_type,
-        leakage=sample.leakage,
-        solver=solver.name,
-        attempt=attempt,
+        **base,
         patch_id=answer.patch_id if answer else None,
         verdict=j.verdict.value,
         flags=j.flags,
@@ -204,7 +216,9 @@ def _attempt(
         infra_retries=j.infra_retries,
         solve_s=round(solve_s, 3),
         duration_s=j.duration_s,
-        solver_meta=dict(answer.meta) if answer else {},
+        usage=answer.usage if answer else None,
+        parse=str(meta["parse_kind"]) if "parse_kind" in meta else None,
+        solver_meta=meta,
     )
 
 

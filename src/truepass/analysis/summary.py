@@ -8,6 +8,7 @@ from collections.abc import Iterable
 
 from pydantic import BaseModel, Field
 
+from truepass.metrics.passk import pass_at_ks
 from truepass.records import AttemptRecord
 
 PASSES_VISIBLE = {"plausible", "overfit", "correct"}
@@ -27,6 +28,22 @@ class Rates(BaseModel):
     overfit_share: float | None = Field(description="overfit / plausible")
 
 
+class UsageSummary(BaseModel):
+    """Model usage over the attempts of a solver that called a model."""
+
+    attempts: int
+    calls: int
+    cached_calls: int
+    prompt_tokens: int
+    completion_tokens: int
+    tokens_per_attempt: float
+    cost_usd: float | None = Field(description="None when some model has no known price")
+    model_latency_s: float
+    completion_tokens_per_s: float | None = Field(description="over calls that were not cached")
+    parse: dict[str, int] = Field(description="how the final answers were parsed")
+    parse_success_rate: float | None
+
+
 class SolverSummary(BaseModel):
     solver: str
     overall: Rates
@@ -35,6 +52,10 @@ class SolverSummary(BaseModel):
     invalid_samples: list[str]
     infra_errors: list[str]
     median_judge_s: float | None
+    pass_at_k: dict[str, float] = Field(
+        default_factory=dict, description="unbiased pass@k of correct over counted samples"
+    )
+    usage: UsageSummary | None = None
 
 
 class Summary(BaseModel):
@@ -83,6 +104,8 @@ def summarize(suite: str, records: Iterable[AttemptRecord]) -> Summary:
                 ),
                 infra_errors=sorted({r.sample_id for r in recs if r.verdict == "infra-error"}),
                 median_judge_s=round(statistics.median(judged), 3) if judged else None,
+                pass_at_k=pass_at_ks(_per_sample(recs)),
+                usage=usage_summary(recs),
             )
         )
     return Summary(suite=suite, solvers=out)
@@ -90,3 +113,43 @@ def summarize(suite: str, records: Iterable[AttemptRecord]) -> Summary:
 
 def _ids(records: list[AttemptRecord], verdict: str) -> list[str]:
     return sorted({r.sample_id for r in records if r.verdict == verdict})
+
+
+def _per_sample(records: list[AttemptRecord]) -> list[tuple[int, int]]:
+    """(attempts, correct) per sample over counted attempts."""
+    by_sample: dict[str, list[AttemptRecord]] = defaultdict(list)
+    for r in records:
+        if r.verdict not in NOT_COUNTED:
+            by_sample[r.sample_id].append(r)
+    return [(len(rs), sum(r.verdict == "correct" for r in rs)) for rs in by_sample.values()]
+
+
+def usage_summary(records: list[AttemptRecord]) -> UsageSummary | None:
+    """Tokens, cost, speed and parse outcomes; None for solvers that call no model."""
+    used = [r for r in records if r.usage is not None]
+    if not used:
+        return None
+    u = [r.usage for r in used if r.usage is not None]
+    latency = sum(x.latency_s for x in u)
+    fresh_tokens = sum(
+        int(rd.get("completion_tokens", 0))  # type: ignore[call-overload]
+        for r in used
+        for rd in r.solver_meta.get("rounds", [])  # type: ignore[union-attr]
+        if isinstance(rd, dict) and not rd.get("cached")
+    )
+    parse = Counter(r.parse or "none" for r in used)
+    parsed = sum(n for kind, n in parse.items() if kind != "none")
+    costs = [x.cost_usd for x in u]
+    return UsageSummary(
+        attempts=len(used),
+        calls=sum(x.calls for x in u),
+        cached_calls=sum(x.cached_calls for x in u),
+        prompt_tokens=sum(x.prompt_tokens for x in u),
+        completion_tokens=sum(x.completion_tokens for x in u),
+        tokens_per_attempt=round(sum(x.prompt_tokens + x.completion_tokens for x in u) / len(u), 1),
+        cost_usd=None if any(c is None for c in costs) else round(sum(c or 0.0 for c in costs), 6),
+        model_latency_s=round(latency, 3),
+        completion_tokens_per_s=round(fresh_tokens / latency, 2) if latency > 0 else None,
+        parse=dict(sorted(parse.items())),
+        parse_success_rate=round(parsed / len(used), 4),
+    )

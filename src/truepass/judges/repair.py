@@ -69,6 +69,7 @@ class SampleCheck(BaseModel):
     visible_ids: list[str] = Field(default_factory=list)
     hidden_ids: list[str] = Field(default_factory=list)
     buggy_failing: list[str] = Field(default_factory=list)
+    buggy_output: str = Field("", description="tail of the visible tests' output on the buggy code")
     tier: str = ""
 
 
@@ -154,6 +155,7 @@ def check_sample(sample: RepairSample, config: JudgeConfig) -> SampleCheck:
         return SampleCheck(sample_id=sample.id, valid=False, reason=f"infra-error: {exc}")
     check = SampleCheck(sample_id=sample.id, valid=True, tier=good.tier)
     check.buggy_failing = sorted(buggy.failed | set(buggy.collect_errors))
+    check.buggy_output = buggy.output
     check.visible_ids = sorted(good.collected)
     if good_hidden is not None:
         check.hidden_ids = sorted(good_hidden.collected)
@@ -194,8 +196,9 @@ def _judge(
 ) -> Judgement:
     if not check.valid:
         return Judgement(verdict=Verdict.INVALID_SAMPLE, details=check.reason)
-    if answer is None:
-        return Judgement(verdict=Verdict.NO_PATCH, details="the solver gave no usable patch")
+    if answer is None or answer.no_patch:
+        why = str(answer.meta.get("parse_detail", "")) if answer else ""
+        return Judgement(verdict=Verdict.NO_PATCH, details=why or "the solver gave no usable patch")
     try:
         applied = apply_answer(sample.files, set(sample.test_files), answer)
     except PatchError as exc:

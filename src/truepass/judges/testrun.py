@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import sys
 from dataclasses import dataclass, field
 from importlib import resources
@@ -103,9 +104,19 @@ def run_tests(
     return parse_run(result, pytest=is_pytest_command(sample.test_command))
 
 
+_TIMING = re.compile(r" in \d+(?:\.\d+)?s(?: \(\d+:\d\d:\d\d\))?")
+_ADDRESS = re.compile(r"\b0x[0-9a-f]{6,16}\b")
+
+
+def stable_output(text: str) -> str:
+    """Test output without what changes from run to run (durations, object addresses), so
+    that prompts built from it, and their cache keys, are reproducible."""
+    return _ADDRESS.sub("0x…", _TIMING.sub("", text))
+
+
 def parse_run(result: SandboxResult, *, pytest: bool) -> TestRun:
     """Read the channel's JSON lines into a :class:`TestRun`."""
-    output = (result.stdout + result.stderr)[-OUTPUT_TAIL:]
+    output = stable_output(result.stdout + result.stderr)[-OUTPUT_TAIL:]
     run = TestRun(
         tier=result.tier,
         returncode=result.returncode,

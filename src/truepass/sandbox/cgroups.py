@@ -73,14 +73,17 @@ def _hierarchies() -> dict[str, tuple[Path, bool]]:
 
 
 def _sweep_stale(parent: Path) -> None:
-    """Remove empty groups left by truepass processes that died without cleaning up."""
+    """Clear groups left by truepass processes that died without cleaning up (e.g. SIGKILLed
+    mid-run): whatever still runs in them is killed, then the group is removed."""
     with contextlib.suppress(OSError):
         for entry in parent.iterdir():
             match = _STALE.fullmatch(entry.name)
             if match is None or _alive(int(match.group(1))):
                 continue
-            with contextlib.suppress(OSError):
-                entry.rmdir()
+            stale = RunCgroups([entry], [False])
+            if stale.pids():
+                stale.kill_all(timeout_s=1.0)
+            stale.remove(timeout_s=1.0)
 
 
 def _alive(pid: int) -> bool:

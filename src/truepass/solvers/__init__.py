@@ -1,7 +1,9 @@
-"""Solvers by spec: ``oracle``, ``noop``, ``replay:FILE``, ``baseline:templates[+fault]``."""
+"""Solvers by spec: ``oracle``, ``noop``, ``replay:FILE``, ``baseline:templates[+fault]``, and
+model specs (``openai:MODEL``, ``local:smollm2``, ``local:PATH.gguf``) prompted per variant."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from truepass.errors import InputError
@@ -9,13 +11,34 @@ from truepass.solvers.base import SolveContext, Solver
 from truepass.solvers.replay import ReplaySolver
 from truepass.solvers.simple import NoopSolver, OracleSolver
 
-__all__ = ["SolveContext", "Solver", "make_solver"]
+__all__ = ["LLMOptions", "SolveContext", "Solver", "make_solver", "make_solvers"]
 
-SOLVER_HELP = "oracle | noop | replay:FILE | baseline:templates | baseline:templates+fault"
+SOLVER_HELP = (
+    "oracle | noop | replay:FILE | baseline:templates | baseline:templates+fault | "
+    "openai:MODEL | local:smollm2 | local:PATH.gguf"
+)
+
+
+@dataclass
+class LLMOptions:
+    """How model specs become solvers: one solver per prompt variant."""
+
+    variants: list[str] = field(default_factory=lambda: ["code-only"])
+    samples: int = 1
+    temperature: float = 0.0
+    max_tokens: int = 1024
+    seed: int = 0
+    rounds: int = 3
+    given_fault: bool = False
+    template_dir: Path | None = None
+    prices: list[str] = field(default_factory=list)
+    cache_path: Path | None = None
+    use_cache: bool = True
+    model_config: Path | None = None
 
 
 def make_solver(spec: str, known_ids: set[str] | None = None) -> Solver:
-    """Build the solver named by ``spec`` (raises :class:`InputError` for an unknown one)."""
+    """Build a non-model solver (raises :class:`InputError` for an unknown spec)."""
     if spec == "oracle":
         return OracleSolver()
     if spec == "noop":
@@ -27,3 +50,25 @@ def make_solver(spec: str, known_ids: set[str] | None = None) -> Solver:
 
         return TemplateSolver(given_fault=spec.endswith("+fault"))
     raise InputError(f"unknown solver '{spec}' (known: {SOLVER_HELP})", field="--solver")
+
+
+def make_solvers(
+    specs: list[str], known_ids: set[str] | None = None, llm: LLMOptions | None = None
+) -> list[Solver]:
+    """Every solver of a run; a model spec gives one solver per prompt variant."""
+    from truepass.models import is_model_spec
+
+    llm = llm or LLMOptions()
+    out: list[Solver] = []
+    for spec in specs:
+        if is_model_spec(spec):
+            from truepass.solvers.llm_factory import llm_solvers
+
+            out.extend(llm_solvers(spec, llm))
+        else:
+            out.append(make_solver(spec, known_ids))
+    names = [s.name for s in out]
+    dupes = sorted({n for n in names if names.count(n) > 1})
+    if dupes:
+        raise InputError(f"solver given twice: {', '.join(dupes)}", field="--solver")
+    return out

@@ -1,0 +1,3 @@
+from truepass.cli import main
+
+main()

@@ -1,0 +1,72 @@
+"""Consoles, error handling, progress and shared options of the command line."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.markup import escape
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from truepass.errors import InputError, TruepassError
+from truepass.judges.repair import JudgeConfig
+from truepass.sandbox import Limits
+
+out_console = Console()
+err_console = Console(stderr=True)
+
+SuiteOpt = Annotated[str, typer.Option("--suite", "-s", help="Bundled suite name or path.")]
+OutOpt = Annotated[Path, typer.Option("--out", "-o", help="Run directory (resumable).")]
+JobsOpt = Annotated[int, typer.Option("--jobs", "-j", min=1, help="Attempts judged in parallel.")]
+TimeoutOpt = Annotated[
+    float, typer.Option("--timeout", min=1.0, help="Seconds per test run before it is killed.")
+]
+RerunsOpt = Annotated[
+    int, typer.Option("--reruns", min=0, help="Extra runs of a passing attempt (flakiness).")
+]
+
+
+def print_error(exc: Exception) -> None:
+    err_console.print(f"[bold red]error:[/] {escape(str(exc))}", highlight=False, soft_wrap=True)
+
+
+@contextmanager
+def errors() -> Iterator[None]:
+    """Bad input exits 2 with its message; other truepass errors exit 1."""
+    try:
+        yield
+    except InputError as exc:
+        print_error(exc)
+        raise typer.Exit(2) from None
+    except TruepassError as exc:
+        print_error(exc)
+        raise typer.Exit(1) from None
+
+
+@contextmanager
+def progress() -> Iterator[Callable[[str, int, int], None]]:
+    """A progress bar per stage on stderr; yields ``update(stage, done, total)``."""
+    bar = Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=err_console,
+    )
+    tasks: dict[str, int] = {}
+
+    def update(stage: str, done: int, total: int) -> None:
+        if stage not in tasks:
+            tasks[stage] = bar.add_task(stage, total=total)
+        bar.update(tasks[stage], completed=done, total=total)
+
+    with bar:
+        yield update
+
+
+def judge_config(timeout: float, reruns: int) -> JudgeConfig:
+    return JudgeConfig(limits=Limits(timeout_s=timeout), reruns=reruns)

@@ -1,0 +1,70 @@
+"""Readable tables of a run's summary."""
+
+from __future__ import annotations
+
+from rich import box
+from rich.table import Table
+
+from truepass.analysis.summary import Summary
+from truepass.cli.common import out_console
+
+
+def _rate(x: float | None) -> str:
+    return "-" if x is None else f"{100 * x:.1f}%"
+
+
+def print_summary(summary: Summary) -> None:
+    """The verdict table, then usage (model solvers), pass@k, flags and exclusions."""
+    table = Table(title=f"truepass: {summary.suite}", box=box.SIMPLE_HEAD, pad_edge=False)
+    table.add_column("solver", overflow="fold")
+    for col in ("n", "correct", "overfit", "plaus.", "fails", "other", "correct%", "plaus.%"):
+        table.add_column(col, justify="right", no_wrap=True)
+    for s in summary.solvers:
+        r = s.overall
+        v = r.verdicts
+        other = r.counted - r.plausible - v.get("fails-visible", 0)
+        table.add_row(
+            s.solver, str(r.counted), str(r.correct), str(v.get("overfit", 0)), str(r.plausible),
+            str(v.get("fails-visible", 0)), str(other), _rate(r.correct_rate),
+            _rate(r.plausible_rate),
+        )  # fmt: skip
+    out_console.print(table)
+    out_console.print(
+        "n: attempts counted (invalid samples and infra errors excluded); plaus.: passes the "
+        "visible tests (correct + overfit + plausible); other: broken, timeout, apply-failed, "
+        "no-patch",
+        style="dim",
+    )
+    _print_usage(summary)
+    for s in summary.solvers:
+        if len(s.pass_at_k) > 1:
+            out_console.print(f"{s.solver}: " + ", ".join(f"{k} {v:.3f}" for k, v in
+                                                         s.pass_at_k.items()))  # fmt: skip
+        if s.flags:
+            flags = ", ".join(f"{k} {n}" for k, n in s.flags.items())
+            out_console.print(f"{s.solver} flags: {flags}")
+        if s.invalid_samples:
+            out_console.print(f"{s.solver}: {len(s.invalid_samples)} invalid samples excluded: "
+                              f"{', '.join(s.invalid_samples[:10])}")  # fmt: skip
+        if s.infra_errors:
+            out_console.print(f"[yellow]{s.solver}: {len(s.infra_errors)} infra errors (not "
+                              "counted; rerun the same command to retry them)[/]")  # fmt: skip
+
+
+def _print_usage(summary: Summary) -> None:
+    rows = [s for s in summary.solvers if s.usage is not None]
+    if not rows:
+        return
+    table = Table(title="model usage", box=box.SIMPLE_HEAD, pad_edge=False)
+    table.add_column("solver", overflow="fold")
+    for col in ("calls", "cached", "tok/attempt", "tok/s", "cost $", "parsed%"):
+        table.add_column(col, justify="right", no_wrap=True)
+    for s in rows:
+        u = s.usage
+        assert u is not None
+        table.add_row(
+            s.solver, str(u.calls), str(u.cached_calls), f"{u.tokens_per_attempt:.0f}",
+            "-" if u.completion_tokens_per_s is None else f"{u.completion_tokens_per_s:.1f}",
+            "?" if u.cost_usd is None else f"{u.cost_usd:.4f}", _rate(u.parse_success_rate),
+        )  # fmt: skip
+    out_console.print(table)

@@ -1,0 +1,35 @@
+"""pass@k with the unbiased estimator of Chen et al. (2021)."""
+
+from __future__ import annotations
+
+from math import comb
+
+STANDARD_K = (1, 2, 5, 10, 20, 50, 100)
+
+
+def pass_at_k(n: int, c: int, k: int) -> float:
+    """Probability that at least one of k samples drawn from n (c of them correct) is correct:
+    ``1 - C(n-c, k) / C(n, k)``. Requires ``0 <= c <= n`` and ``1 <= k <= n``."""
+    if not 0 <= c <= n or not 1 <= k <= n:
+        raise ValueError(f"pass@k needs 0 <= c <= n and 1 <= k <= n (n={n}, c={c}, k={k})")
+    if n - c < k:
+        return 1.0
+    return 1.0 - comb(n - c, k) / comb(n, k)
+
+
+def mean_pass_at_k(counts: list[tuple[int, int]], k: int) -> float | None:
+    """Mean pass@k over problems given as (n, c); None when some problem has fewer than k."""
+    if not counts or any(n < k for n, _ in counts):
+        return None
+    return sum(pass_at_k(n, c, k) for n, c in counts) / len(counts)
+
+
+def pass_at_ks(counts: list[tuple[int, int]]) -> dict[str, float]:
+    """pass@k for every standard k that every problem supports."""
+    out = {}
+    for k in STANDARD_K:
+        value = mean_pass_at_k(counts, k)
+        if value is None:
+            break
+        out[f"pass@{k}"] = round(value, 4)
+    return out
