@@ -1,0 +1,412 @@
+"""Expression mutation operators of the ``baseline:templates`` repair tool.
+
+Every operator reads the AST of one suspicious line and proposes text edits on exact byte offsets
+of the original source, so the rest of the file keeps its formatting. Mutants are text only:
+nothing here executes candidate code, it only parses it (``ast.parse``) to drop broken mutants.
+The statement-level templates (guards, try/except, return swap, removal) are in ``templates``;
+``OPERATORS`` lists all of them in priority order.
+"""
+
+from __future__ import annotations
+
+import ast
+import itertools
+import re
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+
+Edit = tuple[int, int, str]  # byte start, byte end, replacement text
+ExprOperator = Callable[["SourceFile", ast.expr], Iterator[list[Edit]]]
+
+OPERATORS = (
+    "compare", "off-by-one", "arith", "bool", "negate", "call-swap", "constant", "none-guard",
+    "key-guard", "try-except", "return-swap", "swap-pair", "attr-swap", "var-swap", "shift-value",
+    "remove",
+)  # fmt: skip
+PRIORITY = {name: i for i, name in enumerate(OPERATORS)}
+
+_CMP_RE = re.compile(r"not\s+in\b|is\s+not\b|<=|>=|==|!=|<|>|\bin\b|\bis\b")
+_ARITH_RE = re.compile(r"//|\*\*|<<|>>|[-+*/%@&|^]")
+_BOOL_RE = re.compile(r"\band\b|\bor\b")
+_CMP_SWAPS: dict[type, tuple[str, ...]] = {
+    ast.Lt: ("<=", ">", ">=", "==", "!="),
+    ast.LtE: ("<", ">=", ">", "==", "!="),
+    ast.Gt: (">=", "<", "<=", "==", "!="),
+    ast.GtE: (">", "<=", "<", "==", "!="),
+    ast.Eq: ("!=", "<=", ">="),
+    ast.NotEq: ("==",),
+    ast.Is: ("is not", "=="),
+    ast.IsNot: ("is", "!="),
+    ast.In: ("not in",),
+    ast.NotIn: ("in",),
+}
+_ARITH_SWAPS: dict[type, tuple[str, ...]] = {
+    ast.Add: ("-", "*"),
+    ast.Sub: ("+",),
+    ast.Mult: ("/", "//", "+", "**"),
+    ast.Pow: ("*",),
+    ast.Div: ("//", "*"),
+    ast.FloorDiv: ("/", "%", "*"),
+    ast.Mod: ("//",),
+}
+_CALL_SWAPS = {"min": "max", "max": "min", "any": "all", "all": "any"}
+_ATOMS = (ast.Name, ast.Constant, ast.Attribute, ast.Call, ast.Subscript, ast.List, ast.Dict,
+          ast.Tuple, ast.Set, ast.ListComp, ast.DictComp, ast.SetComp)  # fmt: skip
+_ADDITIVE = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.FloorDiv, ast.Mod, ast.Pow, ast.MatMult)
+_FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
+_LOOPS = (ast.For, ast.AsyncFor, ast.While)
+
+
+@dataclass(frozen=True)
+class Mutant:
+    """One candidate change of one file, kept as edits until it is tried."""
+
+    file: str
+    line: int
+    operator: str
+    edits: tuple[Edit, ...]
+
+    @property
+    def priority(self) -> int:
+        return PRIORITY[self.operator]
+
+
+class SourceFile:
+    """A Python file parsed once: its AST, parent links and the byte offset of each line."""
+
+    def __init__(self, path: str, text: str) -> None:
+        self.path, self.text = path, text
+        self.data = text.encode("utf-8")
+        self.tree = ast.parse(text, filename=path)
+        self.nl = "\r\n" if "\r\n" in text else "\n"
+        self.starts = [0]
+        for ln in self.data.splitlines(keepends=True):
+            self.starts.append(self.starts[-1] + len(ln))
+        self.parent: dict[ast.AST, ast.AST] = {}
+        self._by_stmt: dict[int, list[ast.expr]] = {}
+        self._by_line: dict[int, list[ast.expr]] = {}
+        self._stmts: dict[int, list[ast.stmt]] = {}
+        for node in ast.walk(self.tree):
+            for child in ast.iter_child_nodes(node):
+                self.parent[child] = node
+            if isinstance(node, ast.stmt):
+                self._stmts.setdefault(node.lineno, []).append(node)
+                for root in header_roots(node):
+                    for sub in ast.walk(root):
+                        if isinstance(sub, ast.expr):
+                            self._by_stmt.setdefault(node.lineno, []).append(sub)
+                            self._by_line.setdefault(sub.lineno, []).append(sub)
+
+    def offset(self, lineno: int, col: int) -> int:
+        return self.starts[lineno - 1] + col
+
+    def span(self, node: ast.AST) -> tuple[int, int]:
+        return (
+            self.offset(node.lineno, node.col_offset),  # type: ignore[attr-defined]
+            self.offset(node.end_lineno, node.end_col_offset),  # type: ignore[attr-defined]
+        )
+
+    def seg(self, node: ast.AST) -> str:
+        a, b = self.span(node)
+        return self.data[a:b].decode("utf-8")
+
+    def line_text(self, lineno: int) -> str:
+        return self.data[self.starts[lineno - 1] : self.starts[lineno]].decode("utf-8")
+
+    def apply(self, edits: tuple[Edit, ...]) -> str:
+        """The file's text with ``edits`` (non-overlapping) applied."""
+        out = self.data
+        for a, b, text in sorted(edits, reverse=True):
+            out = out[:a] + text.encode("utf-8") + out[b:]
+        return out.decode("utf-8")
+
+    def stmts_at(self, line: int) -> list[ast.stmt]:
+        return list(self._stmts.get(line, []))
+
+    def nodes_at(self, line: int) -> list[ast.expr]:
+        """Expressions of ``line``: the headers of statements starting there, plus any header
+        expression that starts on it (for lines in the middle of a long statement)."""
+        seen: dict[int, ast.expr] = {}
+        for node in self._by_stmt.get(line, []) + self._by_line.get(line, []):
+            seen.setdefault(id(node), node)
+        return sorted(seen.values(), key=lambda n: (n.lineno, n.col_offset))
+
+    def gap_token(self, left: ast.AST, right: ast.AST, pattern: re.Pattern[str]) -> Edit | None:
+        """The operator token between two operands (skipping parentheses and comments)."""
+        a, b = self.span(left)[1], self.span(right)[0]
+        gap = self.data[a:b].decode("utf-8")
+        clean = re.sub(r"#[^\r\n]*", lambda m: " " * len(m.group()), gap)
+        m = pattern.search(clean)
+        if m is None:
+            return None
+        return a + len(gap[: m.start()].encode()), a + len(gap[: m.end()].encode()), m.group()
+
+    def function_of(self, node: ast.AST) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
+        while node in self.parent:
+            node = self.parent[node]
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                return node
+        return None
+
+    def in_loop(self, node: ast.AST) -> bool:
+        while node in self.parent:
+            node = self.parent[node]
+            if isinstance(node, _FUNCS):
+                return False
+            if isinstance(node, _LOOPS):
+                return True
+        return False
+
+    def owns_lines(self, stmt: ast.stmt) -> bool:
+        """True when ``stmt`` stands alone on its lines (so text can go before or around it)."""
+        first, last = self.line_text(stmt.lineno), self.line_text(stmt.end_lineno or stmt.lineno)
+        head = first.encode()[: stmt.col_offset].decode("utf-8", errors="replace")
+        tail = last.encode()[stmt.end_col_offset or 0 :].decode("utf-8", errors="replace")
+        return (
+            not head.strip()
+            and (not tail.strip() or tail.strip().startswith("#"))
+            and not first.lstrip().startswith(("elif", "else"))
+        )
+
+    def indent(self, stmt: ast.stmt) -> tuple[str, str]:
+        """(indentation of ``stmt``, one more level in the file's style)."""
+        line = self.line_text(stmt.lineno)
+        ind = line[: len(line) - len(line.lstrip(" \t"))]
+        return ind, "\t" if ind.startswith("\t") else "    "
+
+
+def header_roots(stmt: ast.stmt) -> list[ast.AST]:
+    """The parts of a statement that are its own (not its body): test, target, value, ..."""
+    if isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef):
+        return [*stmt.args.defaults, *(d for d in stmt.args.kw_defaults if d is not None)]
+    if isinstance(stmt, ast.ClassDef):
+        return []
+    if isinstance(stmt, ast.AnnAssign):
+        return [stmt.target, stmt.value] if stmt.value is not None else []
+    return [c for c in ast.iter_child_nodes(stmt) if isinstance(c, ast.expr | ast.withitem)]
+
+
+def paren(src: SourceFile, node: ast.expr) -> str:
+    """The node's text, parenthesised unless it is atomic."""
+    text = src.seg(node)
+    return text if isinstance(node, _ATOMS) else f"({text})"
+
+
+def shifted(src: SourceFile, node: ast.expr, delta: int) -> str:
+    """``node`` plus ``delta`` (±1); ``n - 1`` shifted by +1 is ``n``, not ``n - 1 + 1``."""
+    if (
+        isinstance(node, ast.BinOp)
+        and isinstance(node.op, ast.Add | ast.Sub)
+        and isinstance(node.right, ast.Constant)
+        and type(node.right.value) is int
+    ):
+        k = (node.right.value if isinstance(node.op, ast.Add) else -node.right.value) + delta
+        base = _additive_operand(src, node.left)
+        return base if k == 0 else f"{base} {'+' if k > 0 else '-'} {abs(k)}"
+    return f"{_additive_operand(src, node)} {'+' if delta > 0 else '-'} 1"
+
+
+def _additive_operand(src: SourceFile, node: ast.expr) -> str:
+    """The node's text as the left operand of ``+``/``-`` (parenthesised if it binds looser)."""
+    keep = isinstance(node, (*_ATOMS, ast.UnaryOp)) or (
+        isinstance(node, ast.BinOp) and isinstance(node.op, _ADDITIVE)
+    )
+    return src.seg(node) if keep else paren(src, node)
+
+
+def function_params(func: ast.AST | None) -> list[str]:
+    """Parameter names of a function (none for module level)."""
+    if not isinstance(func, ast.FunctionDef | ast.AsyncFunctionDef):
+        return []
+    a = func.args
+    every = [*a.posonlyargs, *a.args, a.vararg, *a.kwonlyargs, a.kwarg]
+    return [arg.arg for arg in every if arg is not None]
+
+
+def function_locals(func: ast.AST) -> list[str]:
+    """Parameters and assigned names of a function, in order of first appearance."""
+    names = dict.fromkeys(function_params(func))
+    for node in ast.walk(func):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            names.setdefault(node.id)
+    return list(names)
+
+
+# --- expression-level operators: each yields edit lists for one node ---------------------------
+
+
+def _compare(src: SourceFile, node: ast.expr) -> Iterator[list[Edit]]:
+    if isinstance(node, ast.Compare):
+        operands = [node.left, *node.comparators]
+        for i, op in enumerate(node.ops):
+            tok = src.gap_token(operands[i], operands[i + 1], _CMP_RE)
+            for alt in _CMP_SWAPS[type(op)] if tok else ():
+                yield [(tok[0], tok[1], alt)]  # type: ignore[index]
+
+
+def _is_text(node: ast.expr) -> bool:
+    return isinstance(node, ast.JoinedStr) or (
+        isinstance(node, ast.Constant) and isinstance(node.value, str)
+    )
+
+
+def _arith(src: SourceFile, node: ast.expr) -> Iterator[list[Edit]]:
+    parent = src.parent.get(node)
+    toks = []
+    if isinstance(parent, ast.AugAssign) and parent.value is node:  # x += 1 -> x -= 1
+        toks.append((src.gap_token(parent.target, node, _ARITH_RE), parent.op))
+    if isinstance(node, ast.BinOp) and not (_is_text(node.left) or _is_text(node.right)):
+        toks.append((src.gap_token(node.left, node.right, _ARITH_RE), node.op))
+    for tok, op in toks:
+        for alt in _ARITH_SWAPS.get(type(op), ()) if tok else ():
+            yield [(tok[0], tok[1], alt)]  # type: ignore[index]
+
+
+def _bool(src: SourceFile, node: ast.expr) -> Iterator[list[Edit]]:
+    if isinstance(node, ast.BoolOp):
+        alt = "or" if isinstance(node.op, ast.And) else "and"
+        toks = [src.gap_token(a, b, _BOOL_RE) for a, b in itertools.pairwise(node.values)]
+        if all(toks):
+            yield [(t[0], t[1], alt) for t in toks if t]
+
+
+def _negate(src: SourceFile, node: ast.expr) -> Iterator[list[Edit]]:
+    parent = src.parent.get(node)
+    is_test = (
+        (isinstance(parent, ast.If | ast.While | ast.IfExp) and parent.test is node)
+        or (isinstance(parent, ast.comprehension) and node in parent.ifs)
+        or (
+            isinstance(parent, ast.Return)
+            and isinstance(node, ast.Compare | ast.BoolOp | ast.UnaryOp)
+        )
+    )
+    if not is_test:
+        return
+    a, b = src.span(node)
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
+        inner = node.operand
+        text = src.seg(inner) if isinstance(inner, (*_ATOMS, ast.Compare)) else paren(src, inner)
+        yield [(a, b, text)]
+    else:
+        keep = isinstance(node, (*_ATOMS, ast.Compare))
+        yield [(a, b, f"not {src.seg(node) if keep else paren(src, node)}")]
+
+
+def _call_swap(src: SourceFile, node: ast.expr) -> Iterator[list[Edit]]:
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+        alt = _CALL_SWAPS.get(node.func.id)
+        if alt:
+            yield [(*src.span(node.func), alt)]
+
+
+def _off_by_one(src: SourceFile, node: ast.expr) -> Iterator[list[Edit]]:
+    if isinstance(node, ast.Constant) and type(node.value) is int:
+        for v in (node.value + 1, node.value - 1):
+            yield [(*src.span(node), str(v))]
+        return
+    targets: list[ast.expr] = []
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "range":
+        targets = list(node.args)
+    elif isinstance(node, ast.Slice):
+        targets = [e for e in (node.lower, node.upper) if e is not None]
+    elif isinstance(node, ast.Subscript) and not isinstance(node.slice, ast.Slice | ast.Tuple):
+        targets = [node.slice]
+    for t in targets:
+        if not (isinstance(t, ast.Constant) or _is_text(t)):
+            for delta in (1, -1):
+                yield [(*src.span(t), shifted(src, t, delta))]
+
+
+def _shift_value(src: SourceFile, node: ast.expr) -> Iterator[list[Edit]]:
+    """``x = f(a)`` -> ``x = f(a) + 1`` / ``- 1`` (assigned and returned values)."""
+    parent = src.parent.get(node)
+    numeric = isinstance(node, ast.Name | ast.Attribute | ast.Subscript | ast.Call) or (
+        isinstance(node, ast.BinOp) and not (_is_text(node.left) or _is_text(node.right))
+    )
+    if numeric and isinstance(parent, ast.Assign | ast.Return) and parent.value is node:
+        for delta in (1, -1):
+            yield [(*src.span(node), shifted(src, node, delta))]
+
+
+def _constant(src: SourceFile, node: ast.expr) -> Iterator[list[Edit]]:
+    if not isinstance(node, ast.Constant):
+        return
+    span = src.span(node)
+    if isinstance(node.value, bool):
+        yield [(*span, str(not node.value))]
+        return
+    if not isinstance(node.value, int | float):
+        return
+    yield [(*span, "1" if node.value == 0 else "0")]
+    scope = src.function_of(node) or src.tree
+    others: dict[str, None] = {}
+    for other in ast.walk(scope):
+        if (
+            isinstance(other, ast.Constant)
+            and type(other.value) in (int, float)
+            and other.value != node.value
+        ):
+            others.setdefault(src.seg(other))
+    for text in list(others)[:6]:
+        yield [(*span, text)]
+
+
+def _key_guard(src: SourceFile, node: ast.expr) -> Iterator[list[Edit]]:
+    if (
+        isinstance(node, ast.Subscript)
+        and isinstance(node.ctx, ast.Load)
+        and not isinstance(node.slice, ast.Slice)
+    ):
+        yield [(*src.span(node), f"{paren(src, node.value)}.get({src.seg(node.slice)})")]
+
+
+def _var_swap(src: SourceFile, node: ast.expr) -> Iterator[list[Edit]]:
+    if not isinstance(node, ast.Name) or not isinstance(node.ctx, ast.Load):
+        return
+    parent = src.parent.get(node)
+    if isinstance(parent, ast.Call) and parent.func is node:
+        return
+    func = src.function_of(node)
+    names = function_locals(func) if func is not None else []
+    if node.id in names:
+        for other in names:
+            if other != node.id:
+                yield [(*src.span(node), other)]
+
+
+def _attr_swap(src: SourceFile, node: ast.expr) -> Iterator[list[Edit]]:
+    """``item.a`` -> ``item.b`` for other attributes of the same base read in the function."""
+    if not isinstance(node, ast.Attribute) or not isinstance(node.ctx, ast.Load):
+        return
+    parent = src.parent.get(node)
+    if isinstance(parent, ast.Call) and parent.func is node:
+        return
+    base, seen = src.seg(node.value), {node.attr}
+    for other in ast.walk(src.function_of(node) or src.tree):
+        if isinstance(other, ast.Attribute) and other.attr not in seen:
+            callee = src.parent.get(other)
+            if src.seg(other.value) == base and not (
+                isinstance(callee, ast.Call) and callee.func is other
+            ):
+                seen.add(other.attr)
+                yield [(src.span(node)[1] - len(node.attr.encode()), src.span(node)[1], other.attr)]
+
+
+EXPR_OPERATORS: tuple[tuple[str, ExprOperator], ...] = (
+    ("compare", _compare), ("off-by-one", _off_by_one), ("arith", _arith), ("bool", _bool),
+    ("negate", _negate), ("call-swap", _call_swap), ("constant", _constant),
+    ("shift-value", _shift_value), ("key-guard", _key_guard), ("attr-swap", _attr_swap),
+    ("var-swap", _var_swap),
+)  # fmt: skip
+
+
+def render(src: SourceFile, mutant: Mutant) -> str | None:
+    """The mutant's file text, or None when it does not parse or changes nothing."""
+    text = src.apply(mutant.edits)
+    if text == src.text:
+        return None
+    try:
+        ast.parse(text)
+    except (SyntaxError, ValueError):
+        return None
+    return text
