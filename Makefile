@@ -37,7 +37,7 @@ setup: system-deps $(STAMP)
 
 demo: setup
 	$(BIN)/truepass run --suite mini --solver local:smollm2 --solver baseline:templates \
-	  --solver oracle --solver noop --out $(OUT)
+	  --solver oracle --solver noop --max-tokens 384 --out $(OUT)
 
 lint: setup
 	$(BIN)/ruff check .

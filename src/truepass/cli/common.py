@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -16,7 +17,8 @@ from truepass.errors import InputError, TruepassError
 from truepass.judges.repair import JudgeConfig
 from truepass.sandbox import Limits
 
-out_console = Console()
+# Piped output (logs, CI) gets room for whole solver names; a terminal keeps its own width.
+out_console = Console() if sys.stdout.isatty() else Console(width=140)
 err_console = Console(stderr=True)
 
 SuiteOpt = Annotated[str, typer.Option("--suite", "-s", help="Bundled suite name or path.")]
