@@ -121,3 +121,24 @@ def test_samples_give_pass_at_k_with_recorded_seeds(
         assert sent == [0, 1, 2] and all(r.body["temperature"] == 0.8 for r in server.requests)
         passk = result.summary.solvers[0].pass_at_k
         assert passk["pass@1"] == pytest.approx(2 / 3, abs=1e-4) and passk["pass@2"] == 1.0
+
+
+@pytest.mark.slow
+def test_embedded_smollm2_end_to_end_and_cached_rerun(tmp_path: Path) -> None:
+    """The real embedded model on three samples of mini; the rerun is answered from the cache."""
+    pytest.importorskip("llama_cpp", reason="llama-cpp-python is installed by `make test`")
+    suite = load_suite("mini")
+    options = LLMOptions(cache_path=tmp_path / "cache.sqlite", max_tokens=96)
+    first = run(suite, make_solvers(["local:smollm2"], llm=options), tmp_path / "a",
+                config=CONFIG, limit=3)  # fmt: skip
+    recs = _records(tmp_path / "a")
+    assert len(recs) == 3 and all(r["verdict"] != "infra-error" for r in recs)
+    assert all(r["usage"]["completion_tokens"] > 0 and r["usage"]["cached_calls"] == 0
+               for r in recs)  # fmt: skip
+    usage = first.summary.solvers[0].usage
+    assert usage is not None and usage.completion_tokens_per_s
+    run(suite, make_solvers(["local:smollm2"], llm=options), tmp_path / "b", config=CONFIG,
+        limit=3)  # fmt: skip
+    again = _records(tmp_path / "b")
+    assert [r["usage"]["cached_calls"] for r in again] == [1, 1, 1]
+    assert [r["verdict"] for r in again] == [r["verdict"] for r in recs]
