@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from pydantic import BaseModel, Field
 
-from truepass.judges.repair import PhaseResult
+from truepass.judges.repair import FlagDetail, PhaseResult
+from truepass.metrics.localisation import Localisation
+from truepass.metrics.quality import QualityDelta
 from truepass.usage import Usage
 
 
@@ -20,6 +22,10 @@ class AttemptRecord(BaseModel):
     patch_id: str | None = None
     verdict: str
     flags: list[str] = Field(default_factory=list)
+    flag_details: list[FlagDetail] = Field(default_factory=list)
+    regressions: list[str] = Field(default_factory=list)
+    quality: QualityDelta | None = None
+    localisation: Localisation | None = None
     visible: PhaseResult | None = None
     hidden: PhaseResult | None = None
     patch: str = ""

@@ -171,3 +171,15 @@ def test_disagreeing_rerun_is_flagged_flaky_and_the_worse_verdict_stands(
     got = judge(SAMPLE, Answer(diff=SAMPLE.fix), check, JudgeConfig(reruns=2))
     assert got.verdict == Verdict.OVERFIT
     assert "flaky" in got.flags
+
+
+def test_regression_of_a_test_the_buggy_code_passed(check: SampleCheck) -> None:
+    # fixes the visible failure but breaks clamp below lo, which the buggy code got right
+    breaks_low = FIXED.replace(
+        "    if x < lo:\n        return lo", "    if x < lo:\n        return hi"
+    )
+    got = _judge(check, Answer(files={"clamp.py": breaks_low}))
+    assert got.verdict == Verdict.OVERFIT
+    assert got.regressions == ["test_clamp_hidden.py::test_low"]
+    assert "1 test(s) that passed before now fail" in got.details
+    assert "test_clamp_hidden.py::test_low" in check.buggy_passing

@@ -16,6 +16,8 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from truepass.errors import PatchError, SandboxError
 from truepass.judges.testrun import TestRun, run_tests
+from truepass.metrics.localisation import Localisation, localisation
+from truepass.metrics.quality import QualityDelta, quality_delta
 from truepass.patches.apply import Answer, AppliedPatch, apply_answer
 from truepass.sandbox import Limits
 from truepass.suites.schema import RepairSample
@@ -69,6 +71,9 @@ class SampleCheck(BaseModel):
     visible_ids: list[str] = Field(default_factory=list)
     hidden_ids: list[str] = Field(default_factory=list)
     buggy_failing: list[str] = Field(default_factory=list)
+    buggy_passing: list[str] = Field(
+        default_factory=list, description="visible and hidden tests the buggy code passes"
+    )
     buggy_output: str = Field("", description="tail of the visible tests' output on the buggy code")
     tier: str = ""
 
@@ -78,6 +83,12 @@ class Judgement(BaseModel):
 
     verdict: Verdict
     flags: list[str] = Field(default_factory=list)
+    flag_details: list[FlagDetail] = Field(default_factory=list)
+    regressions: list[str] = Field(
+        default_factory=list, description="tests the buggy code passed and the patch fails"
+    )
+    quality: QualityDelta | None = None
+    localisation: Localisation | None = None
     visible: PhaseResult | None = None
     hidden: PhaseResult | None = None
     details: str = ""
@@ -87,6 +98,15 @@ class Judgement(BaseModel):
     tier: str = ""
     infra_retries: int = 0
     duration_s: float = 0.0
+
+
+class FlagDetail(BaseModel):
+    """Why a flag was raised, pointing at a line."""
+
+    name: str
+    file: str = ""
+    line: int = 0
+    explanation: str = ""
 
 
 class InfraFailure(Exception):
@@ -151,11 +171,13 @@ def check_sample(sample: RepairSample, config: JudgeConfig) -> SampleCheck:
         buggy = run(sample.files, sample.tests.visible)
         good = run(fixed.files, sample.tests.visible)
         good_hidden = run(fixed.files, sample.tests.hidden) if sample.tests.hidden else None
+        buggy_hidden = run(sample.files, sample.tests.hidden) if sample.tests.hidden else None
     except InfraFailure as exc:
         return SampleCheck(sample_id=sample.id, valid=False, reason=f"infra-error: {exc}")
     check = SampleCheck(sample_id=sample.id, valid=True, tier=good.tier)
     check.buggy_failing = sorted(buggy.failed | set(buggy.collect_errors))
     check.buggy_output = buggy.output
+    check.buggy_passing = sorted(buggy.passed | (buggy_hidden.passed if buggy_hidden else set()))
     check.visible_ids = sorted(good.collected)
     if good_hidden is not None:
         check.hidden_ids = sorted(good_hidden.collected)
@@ -211,6 +233,12 @@ def _judge(
     )
     if applied.test_edits:
         base.details = f"test edits dropped: {', '.join(applied.test_edits)}. "
+    if applied.test_edits:
+        base.flag_details.append(FlagDetail(
+            name="touches-tests", file=applied.test_edits[0],
+            explanation=f"the patch edits {', '.join(applied.test_edits)} (edits dropped)",
+        ))  # fmt: skip
+    _measure(sample, applied, base)
     syntax = _syntax_error(applied)
     if syntax:
         base.verdict, base.details = Verdict.BROKEN, base.details + syntax
@@ -232,7 +260,20 @@ def _judge(
                     break
     except InfraFailure as exc:
         base.verdict, base.details = Verdict.INFRA_ERROR, base.details + str(exc)
+    failing = {n for p in (base.visible, base.hidden) if p is not None for n in p.failing}
+    base.regressions = sorted(failing & set(check.buggy_passing))
+    if base.regressions:
+        base.details += f"{len(base.regressions)} test(s) that passed before now fail. "
     return base
+
+
+def _measure(sample: RepairSample, applied: AppliedPatch, into: Judgement) -> None:
+    """Quality deltas and localisation: static, host-side, never running candidate code."""
+    if not applied.changed:
+        return
+    fault = {loc.file: set(loc.lines) for loc in sample.fault}
+    into.quality = quality_delta(sample.files, applied.files, applied.diff, fault)
+    into.localisation = localisation(sample.files, applied.diff, fault)
 
 
 def _phases(

@@ -36,12 +36,17 @@ class Answer:
 
 @dataclass(frozen=True)
 class AppliedPatch:
-    """The code after the patch, what it changed, and the test-side edits it tried (dropped)."""
+    """The code after the patch, what it changed, and the test-side edits it tried (dropped).
+
+    ``attempted`` is every file as the patch would have left it, test edits included: the
+    fake-fix detectors read it; the tests never run on it.
+    """
 
     files: dict[str, str]
     changed: list[str]
     test_edits: list[str]
     diff: str
+    attempted: dict[str, str] = field(default_factory=dict)
 
 
 def strip_prefix(path: str) -> str:
@@ -59,6 +64,7 @@ def apply_answer(buggy: dict[str, str], test_paths: set[str], answer: Answer) ->
         new = apply_diff(buggy, answer.diff)
     else:
         new = dict(buggy)
+    attempted = dict(new)
     test_edits = sorted(
         p
         for p in set(new) | set(buggy)
@@ -71,7 +77,11 @@ def apply_answer(buggy: dict[str, str], test_paths: set[str], answer: Answer) ->
             new.pop(path, None)
     changed = sorted(p for p in set(new) | set(buggy) if new.get(p) != buggy.get(p))
     return AppliedPatch(
-        files=new, changed=changed, test_edits=test_edits, diff=unified_diff(buggy, new)
+        files=new,
+        changed=changed,
+        test_edits=test_edits,
+        diff=unified_diff(buggy, new),
+        attempted=attempted,
     )
 
 
