@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 OUT ?= runs/demo
 
-.PHONY: demo test lint setup system-deps clean
+.PHONY: demo test lint setup system-deps browser-deps clean
 
 system-deps:
 	@missing=""; \
@@ -19,6 +19,13 @@ system-deps:
 	  if [ "$$(id -u)" = 0 ]; then SUDO=""; else SUDO=sudo; fi; \
 	  $$SUDO apt-get update -qq && $$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
 	fi
+
+# Debian's Chromium, for the report's browser test only (`make test`).
+browser-deps:
+	@[ -x /usr/bin/chromium ] || { \
+	  echo "installing system packages: chromium"; \
+	  if [ "$$(id -u)" = 0 ]; then SUDO=""; else SUDO=sudo; fi; \
+	  $$SUDO apt-get update -qq && $$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; }
 
 # llama.cpp is built from source, portably: its default native build crashes on some CPUs (AMX).
 # pip keeps the built wheel in its cache, so only the first setup on a machine pays for the build.
@@ -43,7 +50,7 @@ lint: setup
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 
-test: setup
+test: setup browser-deps
 	$(BIN)/ruff check .
 	$(BIN)/python -m pytest -n 2 tests
 

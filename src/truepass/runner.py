@@ -21,6 +21,7 @@ from truepass.analysis.summary import Summary, summarize
 from truepass.errors import InputError, SolverError
 from truepass.judges.repair import JudgeConfig, SampleCheck, Verdict, check_sample, judge
 from truepass.records import AttemptRecord
+from truepass.report import write_report
 from truepass.sandbox import sandbox_tier
 from truepass.solvers.base import SolveContext, Solver
 from truepass.store import Store
@@ -262,3 +263,4 @@ def _write_outputs(out: Path, store: Store, summary: Summary) -> None:
             fh.write(rec.model_dump_json() + "\n")
     tmp.replace(out / "results.jsonl")
     _write_json(out / "summary.json", summary.model_dump())
+    write_report([out], out / "report.html")

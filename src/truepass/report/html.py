@@ -1,0 +1,131 @@
+"""The HTML report: one self-contained file (inline CSS, inline SVG, one inline script)."""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+import os
+import tempfile
+from collections import Counter
+from datetime import UTC, datetime
+from importlib.metadata import PackageNotFoundError, version
+from importlib.resources import files
+from pathlib import Path
+from typing import Any
+
+from jinja2 import Environment, PackageLoader, StrictUndefined
+
+from truepass.report import charts
+from truepass.report.load import all_attempts, load_runs
+from truepass.report.stats import defect_types, solver_stats, verdict_order
+from truepass.report.views import FLAG_HELP, VERDICT_HELP, attempt_view
+
+
+def _asset(name: str) -> str:
+    return (files("truepass.report") / "templates" / name).read_text(encoding="utf-8")
+
+
+def _csp(script: str) -> str:
+    """Only our own inline script may run (by its hash); nothing may be fetched."""
+    digest = base64.b64encode(hashlib.sha256(script.encode("utf-8")).digest()).decode()
+    return (
+        "default-src 'none'; style-src 'unsafe-inline'; img-src data:; "
+        f"script-src 'sha256-{digest}'; base-uri 'none'; form-action 'none'"
+    )
+
+
+def _version() -> str:
+    try:
+        return version("truepass")
+    except PackageNotFoundError:  # running from a source tree that is not installed
+        return ""
+
+
+def _pct(x: float | None) -> str:
+    return "n/a" if x is None else f"{100 * x:.1f}%"
+
+
+def _interval(ci: tuple[float, float] | None) -> str:
+    return "" if ci is None else f"{100 * ci[0]:.1f}–{100 * ci[1]:.1f}"
+
+
+def _environment() -> Environment:
+    env = Environment(
+        loader=PackageLoader("truepass.report", "templates"),
+        autoescape=True,
+        undefined=StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+    env.filters["pct"] = _pct
+    env.filters["interval"] = _interval
+    env.filters["pretty"] = lambda v: json.dumps(v, indent=2, ensure_ascii=False, default=str)
+    env.tests["mapping_"] = lambda v: isinstance(v, dict)
+    env.tests["list_"] = lambda v: isinstance(v, list | tuple)
+    return env
+
+
+def render_report(run_dirs: list[Path]) -> str:
+    """The report's HTML for ``run_dirs`` (see :func:`write_report`)."""
+    runs = load_runs(run_dirs)
+    attempts = all_attempts(runs)
+    stats = solver_stats(attempts)
+    views = [attempt_view(a) for a in attempts]
+    cost_svg, cost_note = charts.cost_chart(stats)
+    script = _asset("report.js")
+    flags_seen = sorted({f for v in views for f in v.flag_names})
+    context: dict[str, Any] = {
+        "title": "truepass report: " + ", ".join(dict.fromkeys(r.name for r in runs)),
+        "generated": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
+        "version": _version(),
+        "runs": runs,
+        "stats": stats,
+        "views": views,
+        "verdicts": verdict_order(stats),
+        "solvers": [s.label for s in stats],
+        "defect_types": defect_types(stats),
+        "flags_seen": flags_seen,
+        "flag_counts": Counter(f for v in views for f in v.flag_names),
+        "flag_help": FLAG_HELP,
+        "verdict_help": VERDICT_HELP,
+        "verdict_colour": charts.verdict_colour,
+        "solver_colour": charts.solver_colour,
+        "any_model": any(s.uses_model for s in stats),
+        "pass_k": any(len(s.pass_at_k) > 1 for s in stats),
+        "charts": {
+            "verdicts": charts.verdict_chart(stats),
+            "defects": charts.defect_chart(stats),
+            "gap": charts.gap_chart(stats),
+            "cost": cost_svg,
+        },
+        "cost_note": cost_note,
+        "css": _asset("report.css"),
+        "script": script,
+        "csp": _csp(script),
+    }
+    return _environment().get_template("report.html.j2").render(context)
+
+
+def write_report(run_dirs: list[Path], out: Path) -> Path:
+    """Write the HTML report of one or more runs to ``out`` and return its path.
+
+    The file is self-contained and opens offline: styles, charts (inline SVG) and the script that
+    filters, sorts and opens attempt pages are all inside it, and its content security policy
+    forbids fetching anything. Every text from the runs is escaped.
+
+    Args:
+        run_dirs: run directories (each with a results.jsonl; manifest.json is used if present).
+        out: the HTML file to write (its directory is created).
+
+    Raises:
+        InputError: a missing directory, a directory without results.jsonl, a malformed record.
+    """
+    html = render_report(run_dirs)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=out.parent, prefix=".report-", suffix=".html")
+    with os.fdopen(fd, "w", encoding="utf-8") as fh:
+        fh.write(html)
+    os.chmod(tmp, 0o644)
+    Path(tmp).replace(out)
+    return out

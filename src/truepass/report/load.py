@@ -1,0 +1,134 @@
+"""Read finished run directories (results.jsonl, manifest.json) for the report and the exports."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+
+from truepass.errors import InputError
+from truepass.records import AttemptRecord
+
+
+@dataclass
+class Attempt:
+    """One line of results.jsonl: the validated record, the raw line (which keeps the fields this
+    version does not know yet) and where it came from."""
+
+    record: AttemptRecord
+    raw: dict[str, Any]
+    run: str
+    label: str
+    """the solver as shown in the report: its name, prefixed by the run when two runs share it"""
+    index: int = 0
+    """position in the report (1-based), used for the ``#attempt-N`` pages"""
+
+
+@dataclass
+class Run:
+    """One run directory."""
+
+    path: Path
+    name: str
+    manifest: dict[str, Any]
+    attempts: list[Attempt] = field(default_factory=list)
+
+
+def _read_results(path: Path) -> list[tuple[AttemptRecord, dict[str, Any]]]:
+    out = []
+    with path.open(encoding="utf-8") as fh:
+        for number, line in enumerate(fh, start=1):
+            if not line.strip():
+                continue
+            where = f"{path}:{number}"
+            try:
+                raw = json.loads(line)
+            except json.JSONDecodeError as exc:
+                raise InputError(f"not JSON ({exc.msg})", location=where) from None
+            if not isinstance(raw, dict):
+                raise InputError("a result line must be a JSON object", location=where)
+            try:
+                record = AttemptRecord.model_validate(raw)
+            except ValidationError as exc:
+                err = exc.errors()[0]
+                name = ".".join(str(p) for p in err["loc"]) or None
+                raise InputError(err["msg"], location=where, field=name) from None
+            out.append((record, raw))
+    return out
+
+
+def _results_path(path: Path) -> Path:
+    if not path.exists():
+        raise InputError("no such run directory", location=str(path))
+    if path.is_file():
+        if path.suffix == ".jsonl":
+            return path
+        raise InputError("not a run directory (nor a results .jsonl file)", location=str(path))
+    results = path / "results.jsonl"
+    if not results.is_file():
+        raise InputError(
+            "no results.jsonl: not a finished run directory (a run writes it when it ends)",
+            location=str(path),
+        )
+    return results
+
+
+def _manifest(run_dir: Path) -> dict[str, Any]:
+    path = run_dir / "manifest.json"
+    if not path.is_file():
+        return {}
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as exc:
+        raise InputError(f"not JSON ({exc.msg})", location=str(path)) from None
+    return data if isinstance(data, dict) else {}
+
+
+def load_runs(run_dirs: list[Path]) -> list[Run]:
+    """Load run directories (or results ``.jsonl`` files) in order.
+
+    Args:
+        run_dirs: directories written by ``truepass run`` or ``truepass judge``.
+
+    Returns:
+        One :class:`Run` per directory. Attempts are numbered from 1 across all runs, and a solver
+        that appears in more than one run is labelled ``RUN/SOLVER`` so that they stay apart.
+
+    Raises:
+        InputError: no directory given, a missing directory, no results.jsonl, a malformed line.
+    """
+    if not run_dirs:
+        raise InputError("no run directory given")
+    runs: list[Run] = []
+    names: Counter[str] = Counter()
+    for path in run_dirs:
+        results = _results_path(path)
+        run_dir = results.parent
+        name = run_dir.resolve().name or str(run_dir)
+        names[name] += 1
+        if names[name] > 1:
+            name = f"{name}#{names[name]}"
+        run = Run(path=run_dir, name=name, manifest=_manifest(run_dir))
+        for record, raw in _read_results(results):
+            run.attempts.append(Attempt(record=record, raw=raw, run=name, label=record.solver))
+        runs.append(run)
+    solver_runs: dict[str, set[str]] = {}
+    for run in runs:
+        for a in run.attempts:
+            solver_runs.setdefault(a.record.solver, set()).add(run.name)
+    index = 0
+    for run in runs:
+        for a in run.attempts:
+            index += 1
+            a.index = index
+            if len(solver_runs[a.record.solver]) > 1:
+                a.label = f"{run.name}/{a.record.solver}"
+    return runs
+
+
+def all_attempts(runs: list[Run]) -> list[Attempt]:
+    return [a for run in runs for a in run.attempts]

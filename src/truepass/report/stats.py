@@ -1,0 +1,177 @@
+"""Numbers of the report: per-solver rates with 95% Wilson intervals, by defect type, usage."""
+
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+from dataclasses import dataclass, field
+from typing import Any
+
+from truepass.analysis.summary import NOT_COUNTED, Rates, SolverSummary, summarize
+from truepass.report.load import Attempt
+
+Z95 = 1.959963984540054
+
+# Order of verdicts in tables and charts: from the best outcome to the ones that are not counted.
+VERDICTS = [
+    "correct",
+    "plausible",
+    "overfit",
+    "fails-visible",
+    "broken",
+    "apply-failed",
+    "no-patch",
+    "timeout",
+    "invalid-sample",
+    "infra-error",
+]
+
+
+def wilson(successes: int, n: int, z: float = Z95) -> tuple[float, float] | None:
+    """Wilson score interval of a binomial proportion; None when ``n`` is 0."""
+    if n <= 0:
+        return None
+    p = successes / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def _as_interval(value: Any) -> tuple[float, float] | None:
+    """Read an interval from a summary field whatever its shape (pair, dict or model)."""
+    if value is None:
+        return None
+    if isinstance(value, list | tuple) and len(value) == 2:
+        return float(value[0]), float(value[1])
+    if not isinstance(value, dict):
+        value = value.model_dump() if hasattr(value, "model_dump") else vars(value)
+    for lo, hi in (("low", "high"), ("lo", "hi"), ("lower", "upper")):
+        if value.get(lo) is not None and value.get(hi) is not None:
+            return float(value[lo]), float(value[hi])
+    return None
+
+
+@dataclass
+class RateRow:
+    """A rate with its interval, ready to show."""
+
+    attempts: int
+    counted: int
+    verdicts: dict[str, int]
+    correct: int
+    plausible: int
+    correct_rate: float | None
+    plausible_rate: float | None
+    correct_ci: tuple[float, float] | None
+    plausible_ci: tuple[float, float] | None
+    overfit_share: float | None
+
+    @property
+    def gap(self) -> float | None:
+        """Plausible minus correct rate: passes that the hidden tests (or flags) expose."""
+        if self.plausible_rate is None or self.correct_rate is None:
+            return None
+        return self.plausible_rate - self.correct_rate
+
+
+def rate_row(r: Rates) -> RateRow:
+    """Rates from a summary, with intervals taken from it when present, else computed here."""
+    correct_ci = _as_interval(getattr(r, "correct_ci", None)) or wilson(r.correct, r.counted)
+    plausible_ci = _as_interval(getattr(r, "plausible_ci", None)) or wilson(r.plausible, r.counted)
+    return RateRow(
+        attempts=r.attempts,
+        counted=r.counted,
+        verdicts=dict(r.verdicts),
+        correct=r.correct,
+        plausible=r.plausible,
+        correct_rate=r.correct / r.counted if r.counted else None,
+        plausible_rate=r.plausible / r.counted if r.counted else None,
+        correct_ci=correct_ci,
+        plausible_ci=plausible_ci,
+        overfit_share=r.overfit_share,
+    )
+
+
+@dataclass
+class SolverStats:
+    """One solver of the report (a solver of one run, or of several runs if its label is shared)."""
+
+    label: str
+    runs: list[str]
+    overall: RateRow
+    by_defect_type: dict[str, RateRow]
+    flags: dict[str, int]
+    flagged_passes: int
+    """attempts that pass the visible tests and carry at least one flag"""
+    invalid_samples: list[str]
+    infra_errors: list[str]
+    median_judge_s: float | None
+    pass_at_k: dict[str, float]
+    model_attempts: int = 0
+    tokens: int = 0
+    cost_usd: float | None = 0.0
+    """total cost; None when some attempt used a model without a known price"""
+    tokens_per_attempt: float | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def uses_model(self) -> bool:
+        return self.model_attempts > 0
+
+    @property
+    def cost_per_attempt(self) -> float | None:
+        if self.cost_usd is None or not self.overall.attempts:
+            return None
+        return self.cost_usd / self.overall.attempts
+
+
+def solver_stats(attempts: list[Attempt]) -> list[SolverStats]:
+    """Per-solver statistics in the order solvers first appear."""
+    by_label: dict[str, list[Attempt]] = defaultdict(list)
+    for a in attempts:
+        by_label[a.label].append(a)
+    out = []
+    for label, group in by_label.items():
+        records = [a.record.model_copy(update={"solver": label}) for a in group]
+        summary: SolverSummary = summarize(records[0].suite, records).solvers[0]
+        used = [a.record.usage for a in group if a.record.usage is not None]
+        costs = [u.cost_usd for u in used]
+        tokens = sum(u.prompt_tokens + u.completion_tokens for u in used)
+        out.append(
+            SolverStats(
+                label=label,
+                runs=sorted({a.run for a in group}),
+                overall=rate_row(summary.overall),
+                by_defect_type={t: rate_row(r) for t, r in summary.by_defect_type.items()},
+                flags=summary.flags,
+                flagged_passes=sum(
+                    1
+                    for a in group
+                    if a.record.flags and a.record.verdict in {"plausible", "overfit", "correct"}
+                ),
+                invalid_samples=summary.invalid_samples,
+                infra_errors=summary.infra_errors,
+                median_judge_s=summary.median_judge_s,
+                pass_at_k=summary.pass_at_k,
+                model_attempts=len(used),
+                tokens=tokens,
+                cost_usd=None if any(c is None for c in costs) else sum(c or 0.0 for c in costs),
+                tokens_per_attempt=tokens / len(used) if used else None,
+            )
+        )
+    return out
+
+
+def defect_types(stats: list[SolverStats]) -> list[str]:
+    return sorted({t for s in stats for t in s.by_defect_type})
+
+
+def counted(verdict: str) -> bool:
+    return verdict not in NOT_COUNTED
+
+
+def verdict_order(stats: list[SolverStats]) -> list[str]:
+    """Known verdicts in their canonical order, then any others that occur."""
+    seen = {v for s in stats for v in s.overall.verdicts}
+    return [v for v in VERDICTS if v in seen] + sorted(seen - set(VERDICTS))

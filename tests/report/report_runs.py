@@ -1,0 +1,247 @@
+"""Run directories written for the report tests: varied verdicts, flags, model rounds, new record
+fields, and hostile text in every field a candidate or a user can fill."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+XSS = "</script><script>alert(1)</script><img src=x onerror=alert(2)>"
+
+FIX = """--- a/clamp.py
++++ b/clamp.py
+@@ -3,4 +3,4 @@
+         return lo
+     if x > hi:
+-        return lo
++        return hi
+     return x
+"""
+HOSTILE_PATCH = f"""--- a/clamp.py
++++ b/clamp.py
+@@ -1,3 +1,4 @@
++# {XSS} & "quotes" 'single'
+ def clamp(x, lo, hi):
+     if x < lo:
+         return lo
+"""
+HARDCODED = """--- a/clamp.py
++++ b/clamp.py
+@@ -3,4 +3,4 @@
+         return lo
+     if x > hi:
+-        return lo
++        return 5
+     return x
+"""
+
+
+def phase(expected: int, passed: int, failing: list[str] | None = None) -> dict[str, Any]:
+    failed = expected - passed
+    return {
+        "expected": expected,
+        "passed": passed,
+        "failed": failed,
+        "missing": 0,
+        "ok": failed == 0,
+        "failing": failing or [],
+    }
+
+
+def record(sample_id: str, solver: str, verdict: str, **kw: Any) -> dict[str, Any]:
+    """A results.jsonl line (the fields of truepass.records.AttemptRecord)."""
+    base: dict[str, Any] = {
+        "suite": "mini",
+        "sample_id": sample_id,
+        "defect_type": "off-by-one",
+        "leakage": "private",
+        "solver": solver,
+        "attempt": 0,
+        "patch_id": None,
+        "verdict": verdict,
+        "flags": [],
+        "visible": None,
+        "hidden": None,
+        "patch": "",
+        "changed_files": [],
+        "details": "",
+        "test_output": "",
+        "sandbox_tier": "bwrap",
+        "infra_retries": 0,
+        "solve_s": 0.01,
+        "duration_s": 0.5,
+        "usage": None,
+        "parse": None,
+        "solver_meta": {},
+    }
+    if verdict in {"correct", "overfit", "plausible"}:
+        base |= {
+            "patch": FIX,
+            "changed_files": ["clamp.py"],
+            "visible": phase(2, 2),
+            "test_output": "..\n2 passed\n",
+        }
+        base["hidden"] = phase(3, 3) if verdict == "correct" else None
+        if verdict == "overfit":
+            base["hidden"] = phase(3, 1, ["test_hidden.py::test_a", "test_hidden.py::test_b"])
+    elif verdict == "fails-visible":
+        base |= {
+            "visible": phase(2, 1, ["test_clamp.py::test_high"]),
+            "test_output": "F.\nE   assert 0 == 5\n1 failed, 1 passed\n",
+        }
+    base.update(kw)
+    return base
+
+
+def model(rounds: list[dict[str, Any]], cost: float | None = 0.0005) -> dict[str, Any]:
+    tokens = sum(
+        int(r.get("prompt_tokens", 0)) + int(r.get("completion_tokens", 0)) for r in rounds
+    )
+    return {
+        "usage": {
+            "calls": len(rounds),
+            "cached_calls": 0,
+            "prompt_tokens": tokens - 40 * len(rounds),
+            "completion_tokens": 40 * len(rounds),
+            "latency_s": 1.5,
+            "cost_usd": cost,
+            "tokens_estimated": False,
+        },
+        "parse": "diff",
+        "solver_meta": {
+            "model": "openai:fake",
+            "variant": "feedback",
+            "temperature": 0.0,
+            "seed": 0,
+            "rounds": rounds,
+        },
+    }
+
+
+def round_(n: int, response: str, feedback: str | None = None) -> dict[str, Any]:
+    return {
+        "round": n,
+        "prompt": [
+            {"role": "system", "content": "You are an expert Python developer."},
+            {"role": "user", "content": f"Fix the bug in clamp.py (round {n})."},
+        ],
+        "response": response,
+        "feedback": feedback,
+        "parse_kind": "diff",
+        "cached": False,
+        "prompt_tokens": 300,
+        "completion_tokens": 40,
+        "finish_reason": "stop",
+    }
+
+
+def write_run(path: Path, records: list[dict[str, Any]], *, suite: str = "mini") -> Path:
+    path.mkdir(parents=True, exist_ok=True)
+    (path / "results.jsonl").write_text("".join(json.dumps(r) + "\n" for r in records))
+    solvers = list(dict.fromkeys(r["solver"] for r in records))
+    manifest = {
+        "started": "2026-11-30T09:00:00+00:00",
+        "finished": "2026-11-30T09:05:00+00:00",
+        "suite": {"name": suite, "version": "1.0.0", "content_hash": "ab" * 32},
+        "solvers": solvers,
+        "sandbox_tier": "bwrap",
+        "git_revision": "0123456789abcdef",
+    }
+    (path / "manifest.json").write_text(json.dumps(manifest))
+    return path
+
+
+SAMPLES = [
+    ("mini-001-paginate", "off-by-one"),
+    ("mini-002-window-sums", "off-by-one"),
+    ("mini-003-chunk", "off-by-one"),
+    ("mini-006-weighted-average", "wrong-operator"),
+    ("mini-007-cart-total", "wrong-operator"),
+    ("mini-011-retry", "missing-guard"),
+]
+LLM = "openai:fake#feedback-r2"
+
+
+def varied_records() -> list[dict[str, Any]]:
+    """Four solvers over six samples: every kind of verdict, flags, rounds, new fields."""
+    recs: list[dict[str, Any]] = []
+    for sid, dt in SAMPLES:
+        recs.append(
+            record(
+                sid,
+                "oracle",
+                "invalid-sample" if sid == "mini-011-retry" else "correct",
+                defect_type=dt,
+            )
+        )
+    llm_verdicts = ["correct", "overfit", "correct", "fails-visible", "correct", "no-patch"]
+    for (sid, dt), verdict in zip(SAMPLES, llm_verdicts, strict=True):
+        rounds = [round_(0, "```diff\n" + FIX + "```\n")]
+        extra: dict[str, Any] = {"defect_type": dt}
+        if sid == "mini-001-paginate":
+            rounds = [
+                round_(0, "```diff\n" + HARDCODED + "```", "test_high still fails"),
+                round_(1, "Here is the fix:\n```diff\n" + FIX + "```"),
+            ]
+        if verdict == "overfit":
+            extra |= {
+                "patch": HARDCODED,
+                "flags": ["hardcodes-expected"],
+                "flag_details": [
+                    {
+                        "name": "hardcodes-expected",
+                        "file": "clamp.py",
+                        "line": 6,
+                        "explanation": "returns 5, the expected value of test_high",
+                    }
+                ],
+                "regressions": ["test_hidden.py::test_b"],
+            }
+        if sid == "mini-003-chunk":
+            extra |= {
+                "patch": HOSTILE_PATCH,
+                "test_output": f"..\n{XSS}\n2 passed\n",
+                "details": f"dropped {XSS}",
+            }
+            rounds = [round_(0, f"```diff\n{HOSTILE_PATCH}```\n{XSS}")]
+        extra |= {
+            "quality": {
+                "lines_added": 1,
+                "lines_removed": 1,
+                "hunks": 1,
+                "files_touched": 1,
+                "complexity_before": 3,
+                "complexity_after": 3,
+                "new_lint": {},
+                "inside_fault_function": True,
+            },
+            "localisation": {
+                "hit_file": True,
+                "hit_function": True,
+                "hit_line": sid != "x",
+                "touched": {"clamp.py": [5]},
+            },
+        }
+        recs.append(record(sid, LLM, verdict, **model(rounds), **extra))
+    tmpl = ["correct", "overfit", "fails-visible", "apply-failed", "broken", "timeout"]
+    for (sid, dt), verdict in zip(SAMPLES, tmpl, strict=True):
+        flags = ["swallows-exception", "flaky"] if verdict == "overfit" else []
+        recs.append(
+            record(
+                sid,
+                "baseline:templates",
+                verdict,
+                defect_type=dt,
+                flags=flags,
+                solver_meta={"fault_source": "sbfl", "operator": "flip-compare"},
+            )
+        )
+    for sid, dt in SAMPLES:
+        verdict = "infra-error" if sid == "mini-007-cart-total" else "fails-visible"
+        recs.append(record(sid, "noop", verdict, defect_type=dt))
+    return recs
+
+
+def varied_run(path: Path) -> Path:
+    return write_run(path, varied_records())

@@ -1,0 +1,145 @@
+"""The report in a real headless browser: Debian's chromium, driven by Playwright (no browser is
+downloaded: Playwright only talks to /usr/bin/chromium)."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+from report_runs import XSS, varied_records, varied_run
+
+from truepass.report import write_report
+
+CHROMIUM = Path("/usr/bin/chromium")
+FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+SCREENSHOT = Path("/tmp/truepass-report.png")
+
+pytestmark = pytest.mark.slow
+
+
+def _visible_rows(page):  # type: ignore[no-untyped-def]
+    return page.locator("#attempt-table tbody tr:visible")
+
+
+def test_report_in_headless_chromium(tmp_path: Path) -> None:
+    if not CHROMIUM.exists():
+        pytest.skip("Debian's chromium is not installed at /usr/bin/chromium (make system-deps)")
+    sync_api = pytest.importorskip("playwright.sync_api", reason="playwright (dev extra) missing")
+    report = write_report([varied_run(tmp_path / "run")], tmp_path / "report.html")
+    records = varied_records()
+    problems: list[str] = []
+    requests: list[str] = []
+    dialogs: list[str] = []
+
+    with sync_api.sync_playwright() as pw:
+        context = pw.chromium.launch_persistent_context(
+            str(tmp_path / "profile"),
+            executable_path=str(CHROMIUM),
+            headless=True,
+            args=FLAGS,
+            viewport={"width": 1360, "height": 900},
+        )
+        try:
+            page = context.new_page()
+            page.on("console", lambda m: m.type == "error" and problems.append(m.text))
+            page.on("pageerror", lambda e: problems.append(f"page error: {e}"))
+            page.on("request", lambda r: requests.append(r.url))
+            page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+            page.goto(report.as_uri(), wait_until="load")
+
+            # the charts are drawn, with a size
+            charts = page.locator("svg.chart")
+            assert charts.count() == 4
+            for i in range(4):
+                box = charts.nth(i).bounding_box()
+                assert box is not None and box["width"] > 100 and box["height"] > 50
+            seg = page.locator("svg.chart rect.seg").first.bounding_box()
+            assert seg is not None and seg["width"] > 0 and seg["height"] > 0
+            page.screenshot(path=str(tmp_path / "report.png"), full_page=True)
+            shutil.copyfile(tmp_path / "report.png", SCREENSHOT)
+
+            # filtering: free text, then a verdict, then reset
+            rows = _visible_rows(page)
+            assert rows.count() == len(records)
+            page.fill("#f-text", "mini-003")
+            expected = [r for r in records if "mini-003" in r["sample_id"]]
+            assert rows.count() == len(expected) == 4
+            assert all("mini-003" in t for t in rows.all_inner_texts())
+            assert page.inner_text("#f-count") == f"4 of {len(records)} attempts"
+            page.select_option("#f-verdict", "correct")
+            assert rows.count() == sum(r["verdict"] == "correct" for r in expected) == 2
+            page.click("#f-reset")
+            assert rows.count() == len(records)
+            page.select_option("#f-flag", "*")
+            assert rows.count() == sum(bool(r["flags"]) for r in records)
+            page.select_option("#f-flag", "")
+            page.fill("#f-text", "no match at all")
+            assert rows.count() == 0 and page.locator("#f-empty").is_visible()
+            page.click("#f-reset")
+
+            # sorting: by sample (text), then by # (numeric, both directions)
+            page.click("#attempt-table th[data-key=sample]")
+            samples = [
+                t.split()[0]
+                for t in page.locator("#attempt-table tbody tr td:nth-child(2)").all_inner_texts()
+            ]
+            assert samples == sorted(samples) and samples != [r["sample_id"] for r in records]
+            header = page.locator("#attempt-table th[data-key=num]")
+            header.click()
+            numbers = [
+                int(t)
+                for t in page.locator("#attempt-table tbody td:first-child").all_inner_texts()
+            ]
+            assert numbers == list(range(1, len(records) + 1))
+            header.click()
+            numbers = [
+                int(t)
+                for t in page.locator("#attempt-table tbody td:first-child").all_inner_texts()
+            ]
+            assert numbers == list(range(len(records), 0, -1))
+            assert header.get_attribute("aria-sort") == "descending"
+
+            # opening an attempt (the one whose patch and response carry a script payload)
+            hostile = next(
+                i
+                for i, r in enumerate(records, start=1)
+                if r["sample_id"] == "mini-003-chunk" and r["solver"].startswith("openai")
+            )
+            page.click(f"#attempt-table tr[data-target=attempt-{hostile}] td:nth-child(3)")
+            section = page.locator(f"#attempt-{hostile}")
+            section.wait_for(state="visible")
+            assert not page.locator("#overview").is_visible()
+            diff = section.locator("pre.diff")
+            assert diff.is_visible()
+            assert XSS in diff.inner_text()
+            assert section.locator("pre.diff span.add").count() == 1
+            assert (
+                section.locator("pre.diff span.add").evaluate(
+                    "e => getComputedStyle(e).backgroundColor"
+                )
+                != "rgba(0, 0, 0, 0)"
+            )
+            assert page.locator("section.attempt:visible").count() == 1
+            page.screenshot(path=str(tmp_path / "attempt.png"), full_page=True)
+            shutil.copyfile(tmp_path / "attempt.png", SCREENSHOT.with_name("truepass-attempt.png"))
+            section.locator("a.next").click()
+            page.locator(f"#attempt-{hostile + 1}").wait_for(state="visible")
+            assert not section.is_visible()
+            page.click("text=← all attempts >> visible=true")
+            page.locator("#attempt-table").wait_for(state="visible")
+        finally:
+            context.close()
+
+    assert problems == []
+    assert dialogs == []  # no payload ran
+    assert all(u.startswith(("file://", "data:")) for u in requests), requests
