@@ -19,7 +19,8 @@ def test_suites_lists_mini() -> None:
 
 
 def test_help_on_every_command() -> None:
-    for cmd in ("run", "judge", "check-suite", "suites", "summary"):
+    for cmd in ("run", "judge", "check-suite", "suites", "summary", "estimate", "report",
+                "compare", "cache"):  # fmt: skip
         got = runner.invoke(app, [cmd, "--help"])
         assert got.exit_code == 0 and "Usage" in got.output, cmd
 

@@ -8,6 +8,7 @@ from collections.abc import Iterable
 
 from pydantic import BaseModel, Field
 
+from truepass.analysis.stats import wilson
 from truepass.metrics.passk import pass_at_ks
 from truepass.records import AttemptRecord
 
@@ -26,6 +27,15 @@ class Rates(BaseModel):
     plausible_rate: float | None
     correct_rate: float | None
     overfit_share: float | None = Field(description="overfit / plausible")
+    correct_ci: list[float] | None = Field(
+        None, description="95% Wilson interval [low, high] of correct_rate (see docs/compare.md)"
+    )
+    plausible_ci: list[float] | None = Field(
+        None, description="95% Wilson interval [low, high] of plausible_rate"
+    )
+    overfit_share_ci: list[float] | None = Field(
+        None, description="95% Wilson interval [low, high] of overfit_share"
+    )
 
 
 class UsageSummary(BaseModel):
@@ -69,6 +79,8 @@ def rates(records: list[AttemptRecord]) -> Rates:
     counted = sum(n for v, n in verdicts.items() if v not in NOT_COUNTED)
     plausible = sum(verdicts[v] for v in PASSES_VISIBLE)
     correct = verdicts["correct"]
+    counted_ids = {r.sample_id for r in records if r.verdict not in NOT_COUNTED}
+    plausible_ids = {r.sample_id for r in records if r.verdict in PASSES_VISIBLE}
     return Rates(
         attempts=len(records),
         counted=counted,
@@ -78,7 +90,24 @@ def rates(records: list[AttemptRecord]) -> Rates:
         plausible_rate=round(plausible / counted, 4) if counted else None,
         correct_rate=round(correct / counted, 4) if counted else None,
         overfit_share=round(verdicts["overfit"] / plausible, 4) if plausible else None,
+        correct_ci=_interval(correct, counted, len(counted_ids)),
+        plausible_ci=_interval(plausible, counted, len(counted_ids)),
+        overfit_share_ci=_interval(verdicts["overfit"], plausible, len(plausible_ids)),
     )
+
+
+def _interval(k: int, n: int, samples: int) -> list[float] | None:
+    """Wilson interval of ``k / n`` attempts, with the number of distinct samples as the size.
+
+    With one attempt per sample this is the plain Wilson interval of ``k`` of ``n``. With several
+    attempts per sample they are not independent, so the interval keeps the rate but counts
+    samples, not attempts (conservative: correlated attempts add less than independent ones).
+    """
+    if n == 0 or samples == 0:
+        return None
+    size = min(n, samples)
+    ci = wilson(k / n * size, size)
+    return None if ci is None else [round(ci[0], 4), round(ci[1], 4)]
 
 
 def summarize(suite: str, records: Iterable[AttemptRecord]) -> Summary:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import typer
 
 from truepass.cli.cache import cache_app
+from truepass.cli.compare import compare_cmd
 from truepass.cli.report import report_cmd
 from truepass.cli.run import estimate_cmd, judge_cmd, run_cmd
 from truepass.cli.suites import check_suite_cmd, suites_cmd, summary_cmd
@@ -24,6 +25,7 @@ app.command("check-suite")(check_suite_cmd)
 app.command("suites")(suites_cmd)
 app.command("summary")(summary_cmd)
 app.command("report")(report_cmd)
+app.command("compare")(compare_cmd)
 app.add_typer(cache_app, name="cache")
 
 

@@ -13,6 +13,13 @@ def _rate(x: float | None) -> str:
     return "-" if x is None else f"{100 * x:.1f}%"
 
 
+def _rate_ci(x: float | None, ci: list[float] | None) -> str:
+    """``64.0% [50–76]``: the rate and its 95% interval in whole percent."""
+    if x is None or not ci:
+        return _rate(x)
+    return f"{100 * x:.1f}% [{100 * ci[0]:.0f}–{100 * ci[1]:.0f}]"
+
+
 def print_summary(summary: Summary) -> None:
     """The verdict table, then usage (model solvers), pass@k, flags and exclusions."""
     table = Table(title=f"truepass: {summary.suite}", box=box.SIMPLE_HEAD, pad_edge=False)
@@ -25,14 +32,14 @@ def print_summary(summary: Summary) -> None:
         other = r.counted - r.plausible - v.get("fails-visible", 0)
         table.add_row(
             s.solver, str(r.counted), str(r.correct), str(v.get("overfit", 0)), str(r.plausible),
-            str(v.get("fails-visible", 0)), str(other), _rate(r.correct_rate),
-            _rate(r.plausible_rate),
+            str(v.get("fails-visible", 0)), str(other), _rate_ci(r.correct_rate, r.correct_ci),
+            _rate_ci(r.plausible_rate, r.plausible_ci),
         )  # fmt: skip
     out_console.print(table)
     out_console.print(
         "n: attempts counted (invalid samples and infra errors excluded); plaus.: passes the "
         "visible tests (correct + overfit + plausible); other: broken, timeout, apply-failed, "
-        "no-patch",
+        "no-patch; [low–high]: 95% Wilson interval",
         style="dim",
     )
     _print_usage(summary)

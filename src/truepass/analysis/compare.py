@@ -1,0 +1,435 @@
+"""Paired comparison of solvers across runs (``truepass compare``); documented in docs/compare.md.
+
+Each run directory's ``results.jsonl`` holds one or more solvers; every (run, solver) is an
+**arm**. Arms are paired by ``sample_id`` over the samples valid in both, and every pair of arms
+gets rates with Wilson intervals, the difference with a seeded paired-bootstrap interval, the
+discordant counts, exact McNemar p-values (Holm-adjusted when there are several pairs) and effect
+sizes, overall and per defect type and leakage tier. A solver run on a suite and on its
+``+obfuscated`` form also gets a **leakage probe**: the drop in correct rate, the memorisation
+signal. Samples left out of a pair are listed with the reason, never silently dropped.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from itertools import combinations
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, Field, ValidationError
+
+from truepass.analysis.stats import (
+    CONFIDENCE,
+    RESAMPLES,
+    cohens_g,
+    discordant_odds_ratio,
+    holm,
+    mcnemar_exact,
+    paired_bootstrap_ci,
+    wilson,
+)
+from truepass.analysis.summary import NOT_COUNTED, PASSES_VISIBLE
+from truepass.errors import InputError
+from truepass.records import AttemptRecord
+
+Metric = Literal["correct", "plausible"]
+METRICS: tuple[Metric, ...] = ("correct", "plausible")
+OBFUSCATED_SUFFIX = "+obfuscated"
+_SUCCESS: dict[str, Callable[[str], bool]] = {
+    "correct": lambda v: v == "correct",
+    "plausible": lambda v: v in PASSES_VISIBLE,
+}
+
+
+class Arm(BaseModel):
+    """One solver in one run directory."""
+
+    name: str = Field(description="'<dir name>/<solver>', or the solver when that is unique")
+    run_dir: str
+    solver: str
+    suites: list[str]
+    samples: int
+    attempts: int
+    invalid_samples: list[str]
+    infra_errors: list[str] = Field(description="samples with at least one infra-error attempt")
+
+
+class PairedTest(BaseModel):
+    """Attempt-0 outcomes of one metric on the paired samples, and the exact McNemar test."""
+
+    both: int
+    a_only: int = Field(description="discordant: A succeeds, B does not (b)")
+    b_only: int = Field(description="discordant: B succeeds, A does not (c)")
+    neither: int
+    p_value: float = Field(description="exact two-sided McNemar p")
+    p_holm: float = Field(description="Holm-adjusted over the pairs of arms (= p_value for one)")
+    cohens_g: float | None = Field(description="max(b, c) / (b + c) - 0.5")
+    odds_ratio: float | None = Field(description="b / c; None when c is 0")
+    odds_ratio_ci: list[float | None] | None = Field(
+        description="exact conditional interval [low, high]; high None = unbounded"
+    )
+
+
+class GroupComparison(BaseModel):
+    """Everything about one pair of arms on one set of paired samples."""
+
+    n: int = Field(description="paired samples (valid in both arms)")
+    rate_a: float | None = Field(description="mean over samples of the per-sample success rate")
+    rate_a_ci: list[float] | None = Field(description="Wilson interval")
+    rate_b: float | None
+    rate_b_ci: list[float] | None
+    difference: float | None = Field(description="rate_a - rate_b")
+    difference_ci: list[float] | None = Field(description="paired bootstrap percentile interval")
+    correct: PairedTest
+    plausible: PairedTest
+
+
+class Excluded(BaseModel):
+    """A sample left out of a pair, with what was wrong in which arm."""
+
+    sample_id: str
+    reasons: dict[str, str] = Field(
+        description="arm -> 'invalid-sample', 'infra-error' (attempt 0), 'no-attempt-0' or "
+        "'missing' (the arm has no attempt at this sample)"
+    )
+
+
+class PairComparison(BaseModel):
+    a: str
+    b: str
+    overall: GroupComparison
+    by_defect_type: dict[str, GroupComparison]
+    by_leakage: dict[str, GroupComparison]
+    excluded: list[Excluded]
+
+
+class LeakageProbe(BaseModel):
+    """One solver on a suite and on its obfuscated form: the drop in correct rate."""
+
+    solver: str
+    suite: str
+    original: str = Field(description="arm on the suite as published")
+    obfuscated: str = Field(description="arm on '<suite>+obfuscated'")
+    n: int
+    drop: float | None = Field(description="correct rate original - obfuscated")
+    drop_ci: list[float] | None = Field(description="paired bootstrap interval of the drop")
+    overall: GroupComparison = Field(description="a = original, b = obfuscated, metric correct")
+    by_leakage: dict[str, GroupComparison]
+    excluded: list[Excluded]
+
+
+class Comparison(BaseModel):
+    """Result of :func:`compare_runs` (``truepass compare --json``)."""
+
+    metric: Metric = Field(description="the metric of rates, differences and intervals")
+    confidence: float
+    bootstrap: int = Field(description="bootstrap resamples")
+    seed: int = Field(description="bootstrap seed; every interval restarts from it")
+    runs: list[str]
+    arms: list[Arm]
+    pairs: list[PairComparison]
+    leakage: list[LeakageProbe]
+
+
+@dataclass
+class _Outcome:
+    """One sample in one arm: attempt-0 success per metric, and mean over counted attempts."""
+
+    defect_type: str
+    leakage: str
+    first: dict[str, bool]
+    mean: dict[str, float]
+
+
+@dataclass
+class _ArmData:
+    info: Arm
+    valid: dict[str, _Outcome] = field(default_factory=dict)
+    problems: dict[str, str] = field(default_factory=dict)  # sample_id -> reason
+
+    def has(self, sample_id: str) -> bool:
+        return sample_id in self.valid or sample_id in self.problems
+
+
+def load_results(run: Path) -> list[AttemptRecord]:
+    """Read a run directory's ``results.jsonl`` (or that file itself).
+
+    Raises:
+        InputError: the path is missing, holds no results.jsonl, a line is malformed (with
+            ``file:line``), an attempt appears twice, or there is no attempt at all.
+    """
+    path = run / "results.jsonl" if run.is_dir() else run
+    if not run.exists():
+        raise InputError("no such run directory", location=str(run))
+    if not path.is_file():
+        raise InputError("no results.jsonl: not a run directory", location=str(run))
+    records: list[AttemptRecord] = []
+    seen: set[tuple[str, str, int]] = set()
+    with path.open(encoding="utf-8") as fh:
+        for lineno, line in enumerate(fh, 1):
+            if not line.strip():
+                continue
+            where = f"{path}:{lineno}"
+            try:
+                rec = AttemptRecord.model_validate_json(line)
+            except ValidationError as exc:
+                err = exc.errors()[0]
+                loc = ".".join(str(x) for x in err["loc"]) or None
+                raise InputError(err["msg"], location=where, field=loc) from None
+            key = (rec.solver, rec.sample_id, rec.attempt)
+            if key in seen:
+                raise InputError(
+                    f"attempt {rec.attempt} of sample {rec.sample_id!r} by solver "
+                    f"{rec.solver!r} appears twice",
+                    location=where,
+                )
+            seen.add(key)
+            records.append(rec)
+    if not records:
+        raise InputError("results.jsonl holds no attempts", location=str(path))
+    return records
+
+
+def compare_runs(
+    run_dirs: list[Path],
+    *,
+    metric: Metric = "correct",
+    bootstrap: int = RESAMPLES,
+    seed: int = 0,
+) -> Comparison:
+    """Compare every pair of arms (solver × run) found in the given run directories.
+
+    Args:
+        run_dirs: run directories (or their ``results.jsonl``), in the order arms are listed;
+            pair (A, B) keeps that order, so ``difference`` is earlier minus later.
+        metric: success for rates, differences and bootstrap intervals: ``correct`` (passes
+            visible and hidden tests) or ``plausible`` (passes the visible tests). McNemar tests
+            are reported for both.
+        bootstrap: paired-bootstrap resamples per interval.
+        seed: bootstrap seed; each interval uses a fresh generator from it, so any one number
+            is reproducible on its own.
+
+    Returns:
+        A :class:`Comparison`, JSON-serialisable.
+
+    Raises:
+        InputError: unreadable input (see :func:`load_results`), fewer than two arms, or a run
+            given twice.
+    """
+    if metric not in METRICS:
+        raise InputError(f"metric must be one of {', '.join(METRICS)}, got {metric!r}")
+    if bootstrap < 1:
+        raise InputError("bootstrap resamples must be positive")
+    grouped: list[tuple[Path, str, list[AttemptRecord]]] = []
+    for run in run_dirs:
+        by_solver: dict[str, list[AttemptRecord]] = defaultdict(list)
+        for rec in load_results(run):
+            by_solver[rec.solver].append(rec)
+        grouped.extend((run, solver, recs) for solver, recs in by_solver.items())
+    names = _arm_names([(run, solver) for run, solver, _ in grouped])
+    arms = [_arm(n, run, s, recs) for n, (run, s, recs) in zip(names, grouped, strict=True)]
+    if len(arms) < 2:
+        raise InputError(
+            f"need at least two arms (solver × run) to compare, found {len(arms)}",
+            location=", ".join(str(r) for r in run_dirs),
+        )
+    pairs = [_compare(a, b, metric, bootstrap, seed) for a, b in combinations(arms, 2)]
+    _adjust([p.overall for p in pairs])
+    for key in {k for p in pairs for k in p.by_defect_type}:
+        _adjust([p.by_defect_type[key] for p in pairs if key in p.by_defect_type])
+    for key in {k for p in pairs for k in p.by_leakage}:
+        _adjust([p.by_leakage[key] for p in pairs if key in p.by_leakage])
+    probes = []
+    for a, b in combinations(arms, 2):
+        if (pair := _leakage_pair(a, b)) is not None:
+            probes.append(_probe(*pair, bootstrap, seed))
+    _adjust([p.overall for p in probes])
+    return Comparison(
+        metric=metric,
+        confidence=CONFIDENCE,
+        bootstrap=bootstrap,
+        seed=seed,
+        runs=[str(r) for r in run_dirs],
+        arms=[a.info for a in arms],
+        pairs=pairs,
+        leakage=probes,
+    )
+
+
+def _arm_names(keys: list[tuple[Path, str]]) -> list[str]:
+    solvers = [s for _, s in keys]
+    if len(set(solvers)) == len(solvers):
+        return solvers
+    for fmt in (lambda r, s: f"{_dir_name(r)}/{s}", lambda r, s: f"{r}/{s}"):
+        names = [fmt(r, s) for r, s in keys]
+        if len(set(names)) == len(names):
+            return names
+    dup = next(str(r) for r, s in keys if sum(k == (r, s) for k in keys) > 1)
+    raise InputError("the same run is given twice", location=dup)
+
+
+def _dir_name(run: Path) -> str:
+    return (run.parent if run.is_file() else run).name or str(run)
+
+
+def _arm(name: str, run: Path, solver: str, records: list[AttemptRecord]) -> _ArmData:
+    by_sample: dict[str, list[AttemptRecord]] = defaultdict(list)
+    for r in records:
+        by_sample[r.sample_id].append(r)
+    data = _ArmData(
+        info=Arm(
+            name=name,
+            run_dir=str(run),
+            solver=solver,
+            suites=sorted({r.suite for r in records}),
+            samples=len(by_sample),
+            attempts=len(records),
+            invalid_samples=sorted(
+                s for s, rs in by_sample.items() if any(r.verdict == "invalid-sample" for r in rs)
+            ),
+            infra_errors=sorted(
+                s for s, rs in by_sample.items() if any(r.verdict == "infra-error" for r in rs)
+            ),
+        )
+    )
+    for sid, rs in by_sample.items():
+        first = next((r for r in rs if r.attempt == 0), None)
+        counted = [r for r in rs if r.verdict not in NOT_COUNTED]
+        if any(r.verdict == "invalid-sample" for r in rs):
+            data.problems[sid] = "invalid-sample"
+        elif first is None:
+            data.problems[sid] = "no-attempt-0"
+        elif first.verdict == "infra-error":
+            data.problems[sid] = "infra-error"
+        else:
+            data.valid[sid] = _Outcome(
+                defect_type=first.defect_type,
+                leakage=first.leakage,
+                first={m: _SUCCESS[m](first.verdict) for m in METRICS},
+                mean={m: sum(_SUCCESS[m](r.verdict) for r in counted) / len(counted)
+                      for m in METRICS},
+            )  # fmt: skip
+    return data
+
+
+def _pair_samples(
+    a: _ArmData, b: _ArmData
+) -> tuple[list[tuple[_Outcome, _Outcome]], list[Excluded]]:
+    paired: list[tuple[_Outcome, _Outcome]] = []
+    excluded: list[Excluded] = []
+    ids = sorted({*a.valid, *a.problems, *b.valid, *b.problems})
+    for sid in ids:
+        if sid in a.valid and sid in b.valid:
+            paired.append((a.valid[sid], b.valid[sid]))
+            continue
+        reasons = {}
+        for arm in (a, b):
+            if not arm.has(sid):
+                reasons[arm.info.name] = "missing"
+            elif sid in arm.problems:
+                reasons[arm.info.name] = arm.problems[sid]
+        excluded.append(Excluded(sample_id=sid, reasons=reasons))
+    return paired, excluded
+
+
+def _compare(a: _ArmData, b: _ArmData, metric: Metric, resamples: int, seed: int) -> PairComparison:
+    paired, excluded = _pair_samples(a, b)
+
+    def groups(key: Callable[[_Outcome], str]) -> dict[str, GroupComparison]:
+        by: dict[str, list[tuple[_Outcome, _Outcome]]] = defaultdict(list)
+        for pa, pb in paired:
+            by[key(pa)].append((pa, pb))
+        return {k: _group(v, metric, resamples, seed) for k, v in sorted(by.items())}
+
+    return PairComparison(
+        a=a.info.name,
+        b=b.info.name,
+        overall=_group(paired, metric, resamples, seed),
+        by_defect_type=groups(lambda o: o.defect_type),
+        by_leakage=groups(lambda o: o.leakage),
+        excluded=excluded,
+    )
+
+
+def _group(
+    paired: list[tuple[_Outcome, _Outcome]], metric: Metric, resamples: int, seed: int
+) -> GroupComparison:
+    n = len(paired)
+    xa = [pa.mean[metric] for pa, _ in paired]
+    xb = [pb.mean[metric] for _, pb in paired]
+    ra = sum(xa) / n if n else None
+    rb = sum(xb) / n if n else None
+    diff_ci = paired_bootstrap_ci(xa, xb, resamples=resamples, seed=seed)
+    return GroupComparison(
+        n=n,
+        rate_a=ra,
+        rate_a_ci=_list(wilson(sum(xa), n)),
+        rate_b=rb,
+        rate_b_ci=_list(wilson(sum(xb), n)),
+        difference=None if ra is None or rb is None else ra - rb,
+        difference_ci=_list(diff_ci),
+        correct=_test(paired, "correct"),
+        plausible=_test(paired, "plausible"),
+    )
+
+
+def _test(paired: list[tuple[_Outcome, _Outcome]], metric: Metric) -> PairedTest:
+    cells = [(pa.first[metric], pb.first[metric]) for pa, pb in paired]
+    b = sum(x and not y for x, y in cells)
+    c = sum(y and not x for x, y in cells)
+    p = mcnemar_exact(b, c)
+    ratio, ci = discordant_odds_ratio(b, c)
+    return PairedTest(
+        both=sum(x and y for x, y in cells),
+        a_only=b,
+        b_only=c,
+        neither=sum(not x and not y for x, y in cells),
+        p_value=p,
+        p_holm=p,
+        cohens_g=cohens_g(b, c),
+        odds_ratio=ratio,
+        odds_ratio_ci=None if ci is None else list(ci),
+    )
+
+
+def _adjust(groups: Iterable[GroupComparison]) -> None:
+    """Holm-adjust, per metric, the McNemar p-values of comparisons that form one family."""
+    groups = list(groups)
+    for m in METRICS:
+        tests: list[PairedTest] = [getattr(g, m) for g in groups]
+        for t, adj in zip(tests, holm([t.p_value for t in tests]), strict=True):
+            t.p_holm = adj
+
+
+def _leakage_pair(a: _ArmData, b: _ArmData) -> tuple[_ArmData, _ArmData] | None:
+    """(original, obfuscated) when a and b are one solver on a suite and its obfuscated form."""
+    if a.info.solver != b.info.solver or len(a.info.suites) != 1 or len(b.info.suites) != 1:
+        return None
+    sa, sb = a.info.suites[0], b.info.suites[0]
+    if sb == sa + OBFUSCATED_SUFFIX:
+        return a, b
+    if sa == sb + OBFUSCATED_SUFFIX:
+        return b, a
+    return None
+
+
+def _probe(orig: _ArmData, obf: _ArmData, resamples: int, seed: int) -> LeakageProbe:
+    cmp = _compare(orig, obf, "correct", resamples, seed)
+    return LeakageProbe(
+        solver=orig.info.solver,
+        suite=orig.info.suites[0],
+        original=orig.info.name,
+        obfuscated=obf.info.name,
+        n=cmp.overall.n,
+        drop=cmp.overall.difference,
+        drop_ci=cmp.overall.difference_ci,
+        overall=cmp.overall,
+        by_leakage=cmp.by_leakage,
+        excluded=cmp.excluded,
+    )
+
+
+def _list(ci: tuple[float, float] | None) -> list[float] | None:
+    return None if ci is None else [ci[0], ci[1]]

@@ -1,0 +1,183 @@
+"""``truepass compare RUN_A RUN_B [...]``: paired statistics between solvers and runs."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich import box
+from rich.markup import escape
+from rich.table import Table
+
+from truepass.analysis.compare import Comparison, Excluded, GroupComparison, compare_runs
+from truepass.cli.common import errors, out_console
+
+
+class MetricChoice(StrEnum):
+    correct = "correct"
+    plausible = "plausible"
+
+
+def compare_cmd(
+    runs: Annotated[
+        list[Path],
+        typer.Argument(
+            metavar="RUN", help="Run directories (or their results.jsonl); a solver is an arm."
+        ),
+    ],
+    metric: Annotated[
+        MetricChoice,
+        typer.Option(help="Success for rates and differences (McNemar is shown for both)."),
+    ] = MetricChoice.correct,
+    bootstrap: Annotated[
+        int, typer.Option(min=1, help="Paired-bootstrap resamples per interval.")
+    ] = 10_000,
+    seed: Annotated[int, typer.Option(help="Bootstrap seed (recorded in the JSON).")] = 0,
+    json_out: Annotated[
+        Path | None, typer.Option("--json", help="Also write the full comparison as JSON.")
+    ] = None,
+) -> None:
+    """Compare solvers sample by sample: rates with intervals, McNemar, effect size, leakage.
+
+    Pairs samples valid in both arms; Holm-adjusts p-values over several pairs. See docs/compare.md.
+    """
+    with errors():
+        result = compare_runs(runs, metric=metric.value, bootstrap=bootstrap, seed=seed)
+    print_comparison(result)
+    if json_out is not None:
+        json_out.write_text(result.model_dump_json(indent=2) + "\n", encoding="utf-8")
+        out_console.print(f"wrote {escape(str(json_out))}", style="dim")
+
+
+def _pct(x: float | None) -> str:
+    return "-" if x is None else f"{100 * x:.1f}%"
+
+
+def _rate(x: float | None, ci: list[float] | None) -> str:
+    if x is None or not ci:
+        return _pct(x)
+    return f"{100 * x:.1f}% [{100 * ci[0]:.0f}–{100 * ci[1]:.0f}]"
+
+
+FEW_DISCORDANT = 10  # below this the percentile bootstrap interval is too narrow (docs)
+
+
+def _diff(x: float | None, ci: list[float] | None, discordant: int) -> str:
+    if x is None:
+        return "-"
+    text = f"{100 * x:+.1f}"
+    text = text if not ci else f"{text} [{100 * ci[0]:+.0f}, {100 * ci[1]:+.0f}]"
+    return text + ("†" if ci and discordant < FEW_DISCORDANT else " ")
+
+
+def _p(p: float) -> str:
+    return f"{p:.2g}" if p < 0.001 else f"{p:.3f}"
+
+
+def _g(g: float | None) -> str:
+    return "-" if g is None else f"{g:.2f}"
+
+
+def _columns(table: Table, first: str, metric: str, other: str, several: bool) -> None:
+    table.add_column(first, overflow="fold")
+    table.add_column("n", justify="right", no_wrap=True)
+    cols = ["A", "B", "A−B [95% CI]", "A/B only", "p"]
+    cols += ["Holm p"] if several else []
+    cols += ["g", f"{other[:5]}. p"]
+    for col in cols:
+        table.add_column(col, justify="right", no_wrap=True)
+
+
+def _cells(g: GroupComparison, metric: str, other: str, several: bool) -> list[str]:
+    t, o = getattr(g, metric), getattr(g, other)
+    cells = [
+        str(g.n), _rate(g.rate_a, g.rate_a_ci), _rate(g.rate_b, g.rate_b_ci),
+        _diff(g.difference, g.difference_ci, t.a_only + t.b_only), f"{t.a_only}/{t.b_only}",
+        _p(t.p_value),
+    ]  # fmt: skip
+    cells += [_p(t.p_holm)] if several else []
+    return [*cells, _g(t.cohens_g), _p(o.p_value)]
+
+
+def print_comparison(c: Comparison) -> None:
+    """Headline per pair, then per defect type and leakage tier, leakage probes, exclusions."""
+    metric = c.metric
+    other = "plausible" if metric == "correct" else "correct"
+    several = len(c.pairs) > 1
+    title = f"compare: {metric} rate, paired over samples valid in both arms"
+    table = Table(title=title, box=box.SIMPLE_HEAD, pad_edge=False)
+    _columns(table, "A vs B", metric, other, several)
+    for p in c.pairs:
+        name = f"{escape(p.a)}\nvs {escape(p.b)}"
+        table.add_row(name, *_cells(p.overall, metric, other, several), end_section=several)
+    out_console.print(table)
+    for p in c.pairs:
+        for label, groups in (("defect type", p.by_defect_type), ("leakage tier", p.by_leakage)):
+            if not groups:
+                continue
+            t = Table(title=f"{escape(p.a)} vs {escape(p.b)} by {label}", box=box.SIMPLE_HEAD,
+                      pad_edge=False)  # fmt: skip
+            _columns(t, label, metric, other, several)
+            for key, g in groups.items():
+                t.add_row(escape(key), *_cells(g, metric, other, several))
+            out_console.print(t)
+    if c.leakage:
+        t = Table(title="leakage probe: correct rate, original vs obfuscated", box=box.SIMPLE_HEAD,
+                  pad_edge=False)  # fmt: skip
+        t.add_column("solver", overflow="fold")
+        for col in ("suite", "n", "original", "obfuscated", "drop [95% CI]", "orig./obf. only",
+                    "p", "g"):  # fmt: skip
+            t.add_column(col, justify="right", no_wrap=True)
+        for probe in c.leakage:
+            rows = [(escape(probe.solver), escape(probe.suite), probe.overall, True)]
+            rows += [(f"  {escape(tier)}", "", g, False) for tier, g in probe.by_leakage.items()]
+            for label, suite, g, adjusted in rows:
+                t.add_row(
+                    label, suite, str(g.n), _rate(g.rate_a, g.rate_a_ci),
+                    _rate(g.rate_b, g.rate_b_ci),
+                    _diff(g.difference, g.difference_ci, g.correct.a_only + g.correct.b_only),
+                    f"{g.correct.a_only}/{g.correct.b_only}",
+                    _p(g.correct.p_holm if adjusted else g.correct.p_value),
+                    _g(g.correct.cohens_g),
+                )  # fmt: skip
+            t.rows[-1].end_section = True
+        out_console.print(t)
+    for p in c.pairs:
+        if p.excluded:
+            out_console.print(
+                f"{escape(p.a)} vs {escape(p.b)}: {len(p.excluded)} "
+                f"sample{'' if len(p.excluded) == 1 else 's'} not paired: "
+                + escape(_excluded(p.excluded)),
+                highlight=False,
+                soft_wrap=True,
+            )
+    legend = [
+        f"A, B: {metric} rate over the paired samples, with its 95% Wilson interval",
+        f"A−B: difference in points, 95% paired-bootstrap interval ({c.bootstrap} resamples, "
+        f"seed {c.seed}); †: fewer than {FEW_DISCORDANT} discordant samples, the interval is "
+        "too narrow: trust p",
+        f"A/B only: samples where only A (only B) is {metric} on attempt 0; p: exact McNemar"
+        + ("; Holm p: adjusted over the pairs" if several else "")
+        + "; g: Cohen's g (0.05 small, 0.15 medium, 0.25 large)",
+        f"{other[:5]}. p: the same test for {other} (its counts are in --json); breakdowns "
+        "are exploratory (not adjusted across groups). See docs/compare.md",
+    ]
+    if len(c.leakage) > 1:
+        legend.append("leakage probe p: Holm-adjusted over the probes")
+    for line in legend:
+        out_console.print(line, style="dim", highlight=False)
+
+
+def _excluded(excluded: list[Excluded]) -> str:
+    """``invalid-sample in A: s1, s2; missing in B: s9`` (up to 10 ids per reason)."""
+    by: dict[str, list[str]] = {}
+    for e in excluded:
+        for arm, reason in e.reasons.items():
+            by.setdefault(f"{reason} in {arm}", []).append(e.sample_id)
+    parts = []
+    for what, ids in by.items():
+        more = f" (+{len(ids) - 10} more)" if len(ids) > 10 else ""
+        parts.append(f"{what}: {', '.join(ids[:10])}{more}")
+    return "; ".join(parts)
