@@ -66,6 +66,20 @@ class SolverSummary(BaseModel):
         default_factory=dict, description="unbiased pass@k of correct over counted samples"
     )
     usage: UsageSummary | None = None
+    patches: PatchSummary | None = None
+
+
+class PatchSummary(BaseModel):
+    """What the patches did, over counted attempts that changed code."""
+
+    changed: int = Field(description="counted attempts whose patch changed code")
+    with_regressions: int = Field(description="attempts breaking a test the buggy code passed")
+    hit_file: float | None = Field(description="share touching a faulty file")
+    hit_function: float | None = Field(description="share touching a faulty function")
+    hit_line: float | None = Field(description="share touching a fault line")
+    inside_fault_function: float | None = Field(description="share staying inside it")
+    mean_lines_changed: float | None
+    adding_lint: int = Field(description="attempts adding ruff findings")
 
 
 class Summary(BaseModel):
@@ -135,6 +149,7 @@ def summarize(suite: str, records: Iterable[AttemptRecord]) -> Summary:
                 median_judge_s=round(statistics.median(judged), 3) if judged else None,
                 pass_at_k=pass_at_ks(_per_sample(recs)),
                 usage=usage_summary(recs),
+                patches=patch_summary(recs),
             )
         )
     return Summary(suite=suite, solvers=out)
@@ -181,4 +196,31 @@ def usage_summary(records: list[AttemptRecord]) -> UsageSummary | None:
         completion_tokens_per_s=round(fresh_tokens / latency, 2) if latency > 0 else None,
         parse=dict(sorted(parse.items())),
         parse_success_rate=round(parsed / len(used), 4),
+    )
+
+
+def _share(flags: list[bool | None]) -> float | None:
+    known = [f for f in flags if f is not None]
+    return round(sum(known) / len(known), 4) if known else None
+
+
+def patch_summary(records: list[AttemptRecord]) -> PatchSummary | None:
+    """Localisation, scope, size and regressions of the patches; None when none changed code."""
+    counted = [r for r in records if r.verdict not in NOT_COUNTED]
+    changed = [r for r in counted if r.quality is not None]
+    if not changed:
+        return None
+    locs = [r.localisation for r in changed]
+    quality = [r.quality for r in changed if r.quality is not None]
+    return PatchSummary(
+        changed=len(changed),
+        with_regressions=sum(bool(r.regressions) for r in counted),
+        hit_file=_share([x.hit_file if x else None for x in locs]),
+        hit_function=_share([x.hit_function if x else None for x in locs]),
+        hit_line=_share([x.hit_line if x else None for x in locs]),
+        inside_fault_function=_share([q.inside_fault_function for q in quality]),
+        mean_lines_changed=round(
+            sum(q.lines_added + q.lines_removed for q in quality) / len(quality), 2
+        ),
+        adding_lint=sum(bool(q.new_lint) for q in quality),
     )

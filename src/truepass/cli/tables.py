@@ -39,10 +39,11 @@ def print_summary(summary: Summary) -> None:
     out_console.print(
         "n: attempts counted (invalid samples and infra errors excluded); plaus.: passes the "
         "visible tests (correct + overfit + plausible); other: broken, timeout, apply-failed, "
-        "no-patch; [low–high]: 95% Wilson interval",
+        "no-patch; \\[low–high]: 95% Wilson interval",
         style="dim",
     )
     _print_usage(summary)
+    _print_patches(summary)
     for s in summary.solvers:
         if len(s.pass_at_k) > 1:
             out_console.print(f"{s.solver}: " + ", ".join(f"{k} {v:.3f}" for k, v in
@@ -73,5 +74,26 @@ def _print_usage(summary: Summary) -> None:
             s.solver, str(u.calls), str(u.cached_calls), f"{u.tokens_per_attempt:.0f}",
             "-" if u.completion_tokens_per_s is None else f"{u.completion_tokens_per_s:.1f}",
             "?" if u.cost_usd is None else f"{u.cost_usd:.4f}", _rate(u.parse_success_rate),
+        )  # fmt: skip
+    out_console.print(table)
+
+
+def _print_patches(summary: Summary) -> None:
+    rows = [s for s in summary.solvers if s.patches is not None and s.solver != "oracle"]
+    if not rows:
+        return
+    table = Table(title="patches", box=box.SIMPLE_HEAD, pad_edge=False)
+    table.add_column("solver", overflow="fold")
+    for col in ("changed", "hit@file", "hit@func", "hit@line", "in fault fn", "lines",
+                "+lint", "regress."):  # fmt: skip
+        table.add_column(col, justify="right", no_wrap=True)
+    for s in rows:
+        p = s.patches
+        assert p is not None
+        table.add_row(
+            s.solver, str(p.changed), _rate(p.hit_file), _rate(p.hit_function),
+            _rate(p.hit_line), _rate(p.inside_fault_function),
+            "-" if p.mean_lines_changed is None else f"{p.mean_lines_changed:.1f}",
+            str(p.adding_lint), str(p.with_regressions),
         )  # fmt: skip
     out_console.print(table)
