@@ -16,6 +16,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from truepass.errors import InputError, TruepassError
 from truepass.judges.repair import JudgeConfig
 from truepass.sandbox import Limits
+from truepass.suites.loader import Suite, load_suite
 
 # Piped output (logs, CI) gets room for whole solver names; a terminal keeps its own width.
 out_console = Console() if sys.stdout.isatty() else Console(width=140)
@@ -26,6 +27,10 @@ OutOpt = Annotated[Path, typer.Option("--out", "-o", help="Run directory (resuma
 JobsOpt = Annotated[int, typer.Option("--jobs", "-j", min=1, help="Attempts judged in parallel.")]
 TimeoutOpt = Annotated[
     float, typer.Option("--timeout", min=1.0, help="Seconds per test run before it is killed.")
+]
+TransformOpt = Annotated[
+    str | None,
+    typer.Option("--transform", help="Rewrite the suite first: 'obfuscate' (leakage probe)."),
 ]
 RerunsOpt = Annotated[
     int, typer.Option("--reruns", min=0, help="Extra runs of a passing attempt (flakiness).")
@@ -72,3 +77,13 @@ def progress() -> Iterator[Callable[[str, int, int], None]]:
 
 def judge_config(timeout: float, reruns: int) -> JudgeConfig:
     return JudgeConfig(limits=Limits(timeout_s=timeout), reruns=reruns)
+
+
+def load(suite_ref: str, transform: str | None = None) -> Suite:
+    """Load a suite by name or path, optionally transformed (e.g. obfuscated)."""
+    suite = load_suite(suite_ref)
+    if transform:
+        from truepass.suites.transform import transform_suite
+
+        suite = transform_suite(suite, transform)
+    return suite

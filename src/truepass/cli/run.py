@@ -16,9 +16,11 @@ from truepass.cli.common import (
     RerunsOpt,
     SuiteOpt,
     TimeoutOpt,
+    TransformOpt,
     err_console,
     errors,
     judge_config,
+    load,
     out_console,
     progress,
 )  # fmt: skip
@@ -95,6 +97,7 @@ def run_cmd(
     limit: Annotated[int | None, typer.Option(min=1, help="Only the first N samples.")] = None,
     timeout: TimeoutOpt = 60.0,
     reruns: RerunsOpt = 1,
+    transform: TransformOpt = None,
     prompt: PromptOpt = None, samples: SamplesOpt = 1, temperature: TempOpt = 0.0,
     max_tokens: MaxTokOpt = 1024, seed: SeedOpt = 0, rounds: RoundsOpt = 3,
     fault_hint: FaultOpt = False, templates: TemplatesOpt = None, price: PriceOpt = None,
@@ -104,7 +107,7 @@ def run_cmd(
     with errors():
         llm = _llm(prompt, samples, temperature, max_tokens, seed, rounds, fault_hint, templates,
                    price, cache, no_cache, model_config)  # fmt: skip
-        loaded = load_suite(suite)
+        loaded = load(suite, transform)
         result = _execute(loaded, solver, out, jobs, limit, judge_config(timeout, reruns), llm)
     _report(result, out)
 
@@ -132,6 +135,7 @@ def estimate_cmd(
     out: OutOpt = Path("runs/estimate"),
     jobs: JobsOpt = 2,
     timeout: TimeoutOpt = 60.0,
+    transform: TransformOpt = None,
     prompt: PromptOpt = None, samples: SamplesOpt = 1, temperature: TempOpt = 0.0,
     max_tokens: MaxTokOpt = 1024, seed: SeedOpt = 0, rounds: RoundsOpt = 3,
     fault_hint: FaultOpt = False, templates: TemplatesOpt = None, price: PriceOpt = None,
@@ -143,7 +147,7 @@ def estimate_cmd(
     with errors():
         llm = _llm(prompt, samples, temperature, max_tokens, seed, rounds, fault_hint, templates,
                    price, cache, no_cache, model_config)  # fmt: skip
-        loaded = load_suite(suite)
+        loaded = load(suite, transform)
         started = time.monotonic()
         result = _execute(loaded, solver, out, jobs, limit, judge_config(timeout, 0), llm)
         elapsed = time.monotonic() - started

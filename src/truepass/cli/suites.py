@@ -11,7 +11,16 @@ from rich.markup import escape
 from rich.table import Table
 
 from truepass.analysis.summary import Summary
-from truepass.cli.common import JobsOpt, TimeoutOpt, errors, judge_config, out_console, progress
+from truepass.cli.common import (
+    JobsOpt,
+    TimeoutOpt,
+    TransformOpt,
+    errors,
+    judge_config,
+    load,
+    out_console,
+    progress,
+)  # fmt: skip
 from truepass.cli.tables import print_summary
 from truepass.errors import InputError
 from truepass.suites.loader import bundled_suites, load_suite
@@ -23,6 +32,7 @@ def check_suite_cmd(
     timeout: TimeoutOpt = 60.0,
     reruns: Annotated[int, typer.Option(min=1, help="Reruns of the reference fix.")] = 2,
     json_out: Annotated[Path | None, typer.Option("--json", help="Also write a report.")] = None,
+    transform: TransformOpt = None,
 ) -> None:
     """Validate a suite: buggy code fails, reference fix passes stably, overfit patches overfit.
 
@@ -31,7 +41,7 @@ def check_suite_cmd(
     from truepass.checking import check_suite
 
     with errors():
-        loaded = load_suite(suite)
+        loaded = load(suite, transform)
         with progress() as update:
             health = check_suite(
                 loaded, config=judge_config(timeout, reruns), jobs=jobs, progress=update
