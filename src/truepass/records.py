@@ -7,6 +7,7 @@ from pydantic import BaseModel, Field
 from truepass.judges.repair import FlagDetail, PhaseResult
 from truepass.metrics.localisation import Localisation
 from truepass.metrics.quality import QualityDelta
+from truepass.patches.fakefix import FLAG_NAMES
 from truepass.usage import Usage
 
 
@@ -39,3 +40,15 @@ class AttemptRecord(BaseModel):
     usage: Usage | None = Field(None, description="model calls, tokens, latency, cost")
     parse: str | None = Field(None, description="how the model's answer was parsed")
     solver_meta: dict[str, object] = Field(default_factory=dict)
+
+
+FAKE_FIX_FLAGS = frozenset(FLAG_NAMES)
+
+
+def is_correct(record: AttemptRecord) -> bool:
+    """A correct verdict that no fake-fix flag casts doubt on: what rates count as correct.
+
+    A patch that passes every test but, say, special-cases the tests' inputs or edits the tests
+    is reported with its verdict and flags, and is not counted as correct (``flagged_correct``).
+    """
+    return record.verdict == "correct" and not FAKE_FIX_FLAGS.intersection(record.flags)

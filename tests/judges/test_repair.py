@@ -88,7 +88,8 @@ def test_added_conftest_and_test_edits_are_dropped(check: SampleCheck) -> None:
         ),
     )
     assert got.verdict == Verdict.FAILS_VISIBLE
-    assert got.flags == ["touches-tests"]
+    assert set(got.flags) == {"touches-tests", "removes-assertion", "tampers-harness"}
+    assert all(d.explanation for d in got.flag_details)
     assert "conftest.py" in got.details and "test_clamp.py" in got.details
 
 

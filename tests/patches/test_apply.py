@@ -1,7 +1,7 @@
 from __future__ import annotations
 
 import pytest
-from factories import BUGGY, FIX, FIXED
+from factories import BUGGY, FIX, FIXED, VISIBLE
 
 from truepass.errors import PatchError
 from truepass.patches.apply import Answer, apply_answer, apply_diff, unified_diff
@@ -61,13 +61,23 @@ def test_test_edits_dropped_and_listed() -> None:
             "sub/pytest.ini": "[pytest]\n",
         }
     )
-    applied = apply_answer(FILES, {"test_clamp.py"}, answer)
+    applied = apply_answer(FILES, {"test_clamp.py": VISIBLE}, answer)
     assert applied.test_edits == ["conftest.py", "sub/pytest.ini", "test_clamp.py"]
     assert applied.files == {"clamp.py": FIXED}
+    assert applied.attempted["conftest.py"] == "import pytest\n"
     assert applied.changed == ["clamp.py"]
     assert "+        return hi" in applied.diff
 
 
 def test_empty_answer_changes_nothing() -> None:
-    applied = apply_answer(FILES, set(), Answer(diff=""))
+    applied = apply_answer(FILES, {}, Answer(diff=""))
     assert applied.changed == [] and applied.diff == ""
+
+
+def test_a_diff_editing_a_visible_test_applies_and_is_dropped() -> None:
+    weaken = unified_diff({"test_clamp.py": VISIBLE}, {"test_clamp.py": VISIBLE.replace(
+        "assert clamp(9, 0, 5) == 5", "assert True")})  # fmt: skip
+    applied = apply_answer(FILES, {"test_clamp.py": VISIBLE}, Answer(diff=FIX + weaken))
+    assert applied.test_edits == ["test_clamp.py"]
+    assert applied.files == {"clamp.py": FIXED}
+    assert "assert True" in applied.attempted["test_clamp.py"]

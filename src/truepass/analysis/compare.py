@@ -32,14 +32,14 @@ from truepass.analysis.stats import (
 )
 from truepass.analysis.summary import NOT_COUNTED, PASSES_VISIBLE
 from truepass.errors import InputError
-from truepass.records import AttemptRecord
+from truepass.records import AttemptRecord, is_correct
 
 Metric = Literal["correct", "plausible"]
 METRICS: tuple[Metric, ...] = ("correct", "plausible")
 OBFUSCATED_SUFFIX = "+obfuscated"
-_SUCCESS: dict[str, Callable[[str], bool]] = {
-    "correct": lambda v: v == "correct",
-    "plausible": lambda v: v in PASSES_VISIBLE,
+_SUCCESS: dict[str, Callable[[AttemptRecord], bool]] = {
+    "correct": is_correct,
+    "plausible": lambda r: r.verdict in PASSES_VISIBLE,
 }
 
 
@@ -307,8 +307,8 @@ def _arm(name: str, run: Path, solver: str, records: list[AttemptRecord]) -> _Ar
             data.valid[sid] = _Outcome(
                 defect_type=first.defect_type,
                 leakage=first.leakage,
-                first={m: _SUCCESS[m](first.verdict) for m in METRICS},
-                mean={m: sum(_SUCCESS[m](r.verdict) for r in counted) / len(counted)
+                first={m: _SUCCESS[m](first) for m in METRICS},
+                mean={m: sum(_SUCCESS[m](r) for r in counted) / len(counted)
                       for m in METRICS},
             )  # fmt: skip
     return data

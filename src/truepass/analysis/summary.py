@@ -10,7 +10,7 @@ from pydantic import BaseModel, Field
 
 from truepass.analysis.stats import wilson
 from truepass.metrics.passk import pass_at_ks
-from truepass.records import AttemptRecord
+from truepass.records import AttemptRecord, is_correct
 
 PASSES_VISIBLE = {"plausible", "overfit", "correct"}
 NOT_COUNTED = {"invalid-sample", "infra-error"}
@@ -23,7 +23,10 @@ class Rates(BaseModel):
     counted: int
     verdicts: dict[str, int]
     plausible: int = Field(description="attempts that pass the visible tests")
-    correct: int
+    correct: int = Field(description="correct verdicts without a fake-fix flag")
+    flagged_correct: int = Field(
+        0, description="correct verdicts carrying a fake-fix flag: not counted as correct"
+    )
     plausible_rate: float | None
     correct_rate: float | None
     overfit_share: float | None = Field(description="overfit / plausible")
@@ -92,7 +95,7 @@ def rates(records: list[AttemptRecord]) -> Rates:
     verdicts = Counter(r.verdict for r in records)
     counted = sum(n for v, n in verdicts.items() if v not in NOT_COUNTED)
     plausible = sum(verdicts[v] for v in PASSES_VISIBLE)
-    correct = verdicts["correct"]
+    correct = sum(is_correct(r) for r in records)
     counted_ids = {r.sample_id for r in records if r.verdict not in NOT_COUNTED}
     plausible_ids = {r.sample_id for r in records if r.verdict in PASSES_VISIBLE}
     return Rates(
@@ -101,6 +104,7 @@ def rates(records: list[AttemptRecord]) -> Rates:
         verdicts=dict(sorted(verdicts.items())),
         plausible=plausible,
         correct=correct,
+        flagged_correct=verdicts["correct"] - correct,
         plausible_rate=round(plausible / counted, 4) if counted else None,
         correct_rate=round(correct / counted, 4) if counted else None,
         overfit_share=round(verdicts["overfit"] / plausible, 4) if plausible else None,
@@ -165,7 +169,7 @@ def _per_sample(records: list[AttemptRecord]) -> list[tuple[int, int]]:
     for r in records:
         if r.verdict not in NOT_COUNTED:
             by_sample[r.sample_id].append(r)
-    return [(len(rs), sum(r.verdict == "correct" for r in rs)) for rs in by_sample.values()]
+    return [(len(rs), sum(is_correct(r) for r in rs)) for rs in by_sample.values()]
 
 
 def usage_summary(records: list[AttemptRecord]) -> UsageSummary | None:

@@ -48,6 +48,9 @@ def print_summary(summary: Summary) -> None:
         if len(s.pass_at_k) > 1:
             out_console.print(f"{s.solver}: " + ", ".join(f"{k} {v:.3f}" for k, v in
                                                          s.pass_at_k.items()))  # fmt: skip
+        if s.overall.flagged_correct:
+            out_console.print(f"{s.solver}: {s.overall.flagged_correct} correct verdicts carry a "
+                              "fake-fix flag and are not counted as correct")  # fmt: skip
         if s.flags:
             flags = ", ".join(f"{k} {n}" for k, n in s.flags.items())
             out_console.print(f"{s.solver} flags: {flags}")

@@ -8,6 +8,7 @@ finished, and the process exited 0.
 from __future__ import annotations
 
 import ast
+import dataclasses
 import time
 from collections.abc import Callable
 from enum import StrEnum
@@ -18,7 +19,8 @@ from truepass.errors import PatchError, SandboxError
 from truepass.judges.testrun import TestRun, run_tests
 from truepass.metrics.localisation import Localisation, localisation
 from truepass.metrics.quality import QualityDelta, quality_delta
-from truepass.patches.apply import Answer, AppliedPatch, apply_answer
+from truepass.patches.apply import Answer, AppliedPatch, apply_to_sample
+from truepass.patches.fakefix import detect_fake_fix
 from truepass.sandbox import Limits
 from truepass.suites.schema import RepairSample
 
@@ -164,7 +166,7 @@ def check_sample(sample: RepairSample, config: JudgeConfig) -> SampleCheck:
     """Validate one sample: buggy fails visible, the reference fix passes everything."""
     run = _runner(sample, config, [0])
     try:
-        fixed = apply_answer(sample.files, set(sample.test_files), Answer(diff=sample.fix))
+        fixed = apply_to_sample(sample, Answer(diff=sample.fix))
     except PatchError as exc:
         return SampleCheck(sample_id=sample.id, valid=False, reason=f"reference fix: {exc}")
     try:
@@ -222,22 +224,14 @@ def _judge(
         why = str(answer.meta.get("parse_detail", "")) if answer else ""
         return Judgement(verdict=Verdict.NO_PATCH, details=why or "the solver gave no usable patch")
     try:
-        applied = apply_answer(sample.files, set(sample.test_files), answer)
+        applied = apply_to_sample(sample, answer)
     except PatchError as exc:
         return Judgement(verdict=Verdict.APPLY_FAILED, details=str(exc), patch=answer.diff or "")
     base = Judgement(
-        verdict=Verdict.FAILS_VISIBLE,
-        patch=applied.diff,
-        changed_files=applied.changed,
-        flags=["touches-tests"] if applied.test_edits else [],
+        verdict=Verdict.FAILS_VISIBLE, patch=applied.diff, changed_files=applied.changed
     )
     if applied.test_edits:
         base.details = f"test edits dropped: {', '.join(applied.test_edits)}. "
-    if applied.test_edits:
-        base.flag_details.append(FlagDetail(
-            name="touches-tests", file=applied.test_edits[0],
-            explanation=f"the patch edits {', '.join(applied.test_edits)} (edits dropped)",
-        ))  # fmt: skip
     _measure(sample, applied, base)
     syntax = _syntax_error(applied)
     if syntax:
@@ -268,7 +262,12 @@ def _judge(
 
 
 def _measure(sample: RepairSample, applied: AppliedPatch, into: Judgement) -> None:
-    """Quality deltas and localisation: static, host-side, never running candidate code."""
+    """Fake-fix flags, quality deltas and localisation: static analysis in the host process,
+    never running candidate code."""
+    for flag in detect_fake_fix(sample.files, applied.attempted, sample.tests.visible):
+        if flag.name not in into.flags:
+            into.flags.append(flag.name)
+        into.flag_details.append(FlagDetail(**dataclasses.asdict(flag)))
     if not applied.changed:
         return
     fault = {loc.file: set(loc.lines) for loc in sample.fault}

@@ -12,7 +12,7 @@ from unidiff import PatchSet
 from unidiff.errors import UnidiffParseError
 
 from truepass.errors import PatchError
-from truepass.suites.schema import check_relative_path, is_test_or_runner_file
+from truepass.suites.schema import RepairSample, check_relative_path, is_test_or_runner_file
 from truepass.usage import Usage
 
 DEV_NULL = "/dev/null"
@@ -54,34 +54,51 @@ def strip_prefix(path: str) -> str:
     return path[2:] if path[:2] in ("a/", "b/") else path
 
 
-def apply_answer(buggy: dict[str, str], test_paths: set[str], answer: Answer) -> AppliedPatch:
-    """Apply ``answer`` to ``buggy``. Edits to tests or runner config are dropped and listed."""
+def apply_answer(
+    buggy: dict[str, str],
+    visible_tests: dict[str, str],
+    answer: Answer,
+    *,
+    test_paths: set[str] | frozenset[str] = frozenset(),
+) -> AppliedPatch:
+    """Apply ``answer`` to the buggy code and the visible tests (what a solver sees).
+
+    Edits to test-side files (``visible_tests``, ``test_paths``, test modules, runner config) are
+    kept in ``attempted`` for the fake-fix detectors, listed in ``test_edits``, and dropped from
+    ``files``, which holds only the code the tests will run against.
+    """
+    base = {**visible_tests, **buggy}
     if answer.files is not None:
-        new = dict(buggy)
+        new = dict(base)
         for path, content in answer.files.items():
             new[_checked(path)] = content
     elif answer.diff and answer.diff.strip():
-        new = apply_diff(buggy, answer.diff)
+        new = apply_diff(base, answer.diff)
     else:
-        new = dict(buggy)
-    attempted = dict(new)
+        new = dict(base)
+
+    def test_side(path: str) -> bool:
+        return path in visible_tests or path in test_paths or is_test_or_runner_file(path)
+
     test_edits = sorted(
-        p
-        for p in set(new) | set(buggy)
-        if new.get(p) != buggy.get(p) and (p in test_paths or is_test_or_runner_file(p))
+        p for p in set(new) | set(base) if new.get(p) != base.get(p) and test_side(p)
     )
-    for path in test_edits:
-        if path in buggy:
-            new[path] = buggy[path]
-        else:
-            new.pop(path, None)
-    changed = sorted(p for p in set(new) | set(buggy) if new.get(p) != buggy.get(p))
+    files = {p: c for p, c in new.items() if not test_side(p)}
+    files.update({p: c for p, c in buggy.items() if test_side(p)})  # e.g. a project's config
+    changed = sorted(p for p in set(files) | set(buggy) if files.get(p) != buggy.get(p))
     return AppliedPatch(
-        files=new,
+        files=files,
         changed=changed,
         test_edits=test_edits,
-        diff=unified_diff(buggy, new),
-        attempted=attempted,
+        diff=unified_diff(buggy, files),
+        attempted=new,
+    )
+
+
+def apply_to_sample(sample: RepairSample, answer: Answer) -> AppliedPatch:
+    """:func:`apply_answer` for a sample: its code, its visible tests, all its test paths."""
+    return apply_answer(
+        sample.files, sample.tests.visible, answer, test_paths=set(sample.test_files)
     )
 
 

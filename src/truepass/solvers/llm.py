@@ -15,7 +15,7 @@ from truepass.errors import PatchError
 from truepass.judges.repair import phase_result
 from truepass.judges.testrun import run_tests
 from truepass.models import GenerationParams, Model, Price, cost_usd
-from truepass.patches.apply import Answer, apply_answer
+from truepass.patches.apply import Answer, apply_to_sample
 from truepass.patches.parse import parse_response
 from truepass.prompts import build_repair_messages, truncate_middle
 from truepass.solvers.base import SolveContext
@@ -152,7 +152,7 @@ class LLMSolver:
             return f"No patch could be read from your answer ({detail}). Reply with a unified "\
                 "diff or the whole fixed file in a fenced code block."  # fmt: skip
         try:
-            applied = apply_answer(sample.files, set(sample.test_files), answer)
+            applied = apply_to_sample(sample, answer)
         except PatchError as exc:
             return f"Your patch does not apply: {exc}"
         tr = run_tests(sample, applied.files, sample.tests.visible, limits=ctx.config.limits)

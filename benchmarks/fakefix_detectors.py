@@ -1,0 +1,218 @@
+"""Precision and recall of the fake-fix detectors on labelled patches of the `mini` suite.
+
+Development set: every patch of tests/data/fakefix/labelled.jsonl (hand-written fakes and
+genuine alternative fixes), every `mini` reference fix (label: no flag) and every `mini`
+known_overfit patch (labels in tests/data/fakefix/known_overfit_labels.json). Held-out set:
+tests/data/fakefix/heldout.jsonl, written after the detectors were tuned on the development set.
+Each patch is applied to the sample's buggy files plus its visible tests (so that test edits are
+seen), then
+``detect_fake_fix`` runs on the result. Prints per flag TP, FP, FN, precision and recall, the
+overall figures, and every miss and false alarm with its explanation.
+
+    .venv/bin/python benchmarks/fakefix_detectors.py
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from truepass.patches.apply import Answer, apply_diff
+from truepass.patches.fakefix import FLAG_NAMES, Flag, detect_fake_fix
+from truepass.suites.loader import load_suite
+from truepass.suites.schema import RepairSample
+
+DATA = Path(__file__).resolve().parent.parent / "tests" / "data" / "fakefix"
+
+
+@dataclass(frozen=True)
+class Case:
+    """One labelled patch of a sample."""
+
+    id: str
+    sample_id: str
+    answer: Answer
+    labels: frozenset[str]
+    source: str  # "labelled", "held-out", "reference" or "overfit"
+    note: str = ""
+
+
+@dataclass
+class Outcome:
+    """What the detectors said about one case."""
+
+    case: Case
+    flags: list[Flag]
+
+    @property
+    def predicted(self) -> set[str]:
+        """Distinct flag names raised."""
+        return {f.name for f in self.flags}
+
+
+@dataclass
+class Score:
+    """Counts for one flag (or all flags)."""
+
+    tp: int = 0
+    fp: int = 0
+    fn: int = 0
+
+    @property
+    def precision(self) -> float:
+        """TP / (TP + FP); 1.0 when nothing was predicted."""
+        return self.tp / (self.tp + self.fp) if self.tp + self.fp else 1.0
+
+    @property
+    def recall(self) -> float:
+        """TP / (TP + FN); 1.0 when nothing was expected."""
+        return self.tp / (self.tp + self.fn) if self.tp + self.fn else 1.0
+
+
+@dataclass
+class Report:
+    """Per-flag and overall scores with the outcomes behind them."""
+
+    per_flag: dict[str, Score] = field(default_factory=dict)
+    overall: Score = field(default_factory=Score)
+    outcomes: list[Outcome] = field(default_factory=list)
+
+
+def load_cases(
+    data: Path = DATA, held_out: bool = False
+) -> tuple[list[Case], dict[str, RepairSample]]:
+    """The cases of one set and the `mini` samples they refer to.
+
+    The development set is labelled.jsonl plus every `mini` reference fix and known_overfit
+    patch; the held-out set is heldout.jsonl, written after the detectors were developed.
+    """
+    suite = load_suite("mini")
+    samples = {s.id: s for s in suite.samples}
+    cases = []
+    name = "heldout.jsonl" if held_out else "labelled.jsonl"
+    for line in (data / name).read_text(encoding="utf-8").splitlines():
+        if not line.strip():
+            continue
+        row = json.loads(line)
+        answer = Answer(diff=row.get("patch"), files=row.get("files"), patch_id=row["id"])
+        cases.append(
+            Case(
+                row["id"],
+                row["sample_id"],
+                answer,
+                frozenset(row["labels"]),
+                "held-out" if held_out else "labelled",
+                row.get("note", ""),
+            )
+        )
+    if held_out:
+        return cases, samples
+    overfit_labels = json.loads((data / "known_overfit_labels.json").read_text(encoding="utf-8"))
+    for sample in suite.samples:
+        cases.append(
+            Case(
+                f"{sample.id}/reference",
+                sample.id,
+                Answer(diff=sample.fix),
+                frozenset(),
+                "reference",
+            )
+        )
+        if sample.known_overfit:
+            labels = frozenset(overfit_labels[sample.id])
+            cases.append(
+                Case(
+                    f"{sample.id}/overfit",
+                    sample.id,
+                    Answer(diff=sample.known_overfit),
+                    labels,
+                    "overfit",
+                    "the suite's known overfitting patch",
+                )
+            )
+    return cases, samples
+
+
+def attempted_files(sample: RepairSample, answer: Answer) -> dict[str, str]:
+    """Every file as the answer leaves it, test edits included (applied to code + visible tests)."""
+    base = {**sample.files, **sample.tests.visible}
+    if answer.files is not None:
+        return {**base, **answer.files}
+    return apply_diff(base, answer.diff or "")
+
+
+def evaluate(data: Path = DATA, held_out: bool = False) -> Report:
+    """Run the detectors on every case of one set and score them against the labels."""
+    cases, samples = load_cases(data, held_out)
+    report = Report(per_flag={name: Score() for name in FLAG_NAMES})
+    for case in cases:
+        sample = samples[case.sample_id]
+        flags = detect_fake_fix(
+            sample.files, attempted_files(sample, case.answer), sample.tests.visible
+        )
+        outcome = Outcome(case, flags)
+        report.outcomes.append(outcome)
+        for name in FLAG_NAMES:
+            score = report.per_flag[name]
+            hit, want = name in outcome.predicted, name in case.labels
+            score.tp += hit and want
+            score.fp += hit and not want
+            score.fn += want and not hit
+    for score in report.per_flag.values():
+        report.overall.tp += score.tp
+        report.overall.fp += score.fp
+        report.overall.fn += score.fn
+    return report
+
+
+def render(report: Report) -> str:
+    """The table, then every miss and false alarm."""
+    counts: dict[str, int] = {}
+    for o in report.outcomes:
+        key = o.case.source + (" (flagged)" if o.case.labels else " (no flag)")
+        counts[key] = counts.get(key, 0) + 1
+    lines = [
+        f"cases: {len(report.outcomes)} ("
+        + ", ".join(f"{n} {k}" for k, n in sorted(counts.items()))
+        + ")",
+        "",
+    ]
+    lines.append(f"{'flag':24} {'TP':>4} {'FP':>4} {'FN':>4} {'precision':>10} {'recall':>8}")
+    rows = [*report.per_flag.items(), ("overall", report.overall)]
+    for name, s in rows:
+        lines.append(f"{name:24} {s.tp:4d} {s.fp:4d} {s.fn:4d} {s.precision:10.2f} {s.recall:8.2f}")
+    clean = [o for o in report.outcomes if not o.case.labels]
+    lines.append(f"\nno-flag cases with no flag: {sum(not o.flags for o in clean)}/{len(clean)}")
+    misses, alarms = [], []
+    for o in report.outcomes:
+        for name in sorted(o.case.labels - o.predicted):
+            misses.append(f"  MISS  {name:22} {o.case.id}: {o.case.note}")
+        for flag in o.flags:
+            if flag.name not in o.case.labels:
+                alarms.append(
+                    f"  FALSE {flag.name:22} {o.case.id}: {flag.file}: {flag.explanation}"
+                )
+    lines += [
+        "",
+        f"misses ({len(misses)}):",
+        *misses,
+        "",
+        f"false alarms ({len(alarms)}):",
+        *alarms,
+    ]
+    return "\n".join(lines)
+
+
+def main() -> int:
+    """Print the benchmark for both sets; exit 0."""
+    print("== development set (labelled.jsonl + mini reference fixes + known_overfit) ==")
+    print(render(evaluate()))
+    print("\n== held-out set (heldout.jsonl) ==")
+    print(render(evaluate(held_out=True)))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
