@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
-from pydantic import BaseModel, Field
+from pathlib import Path
 
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from truepass.errors import InputError
 from truepass.judges.repair import FlagDetail, PhaseResult
 from truepass.metrics.localisation import Localisation
 from truepass.metrics.quality import QualityDelta
@@ -12,7 +15,10 @@ from truepass.usage import Usage
 
 
 class AttemptRecord(BaseModel):
-    """One judged attempt of one solver on one sample."""
+    """One judged attempt of one solver on one sample. Fields a newer truepass wrote are kept
+    (``extra="allow"``), so reading and re-writing results never loses them."""
+
+    model_config = ConfigDict(extra="allow")
 
     suite: str
     sample_id: str
@@ -52,3 +58,42 @@ def is_correct(record: AttemptRecord) -> bool:
     is reported with its verdict and flags, and is not counted as correct (``flagged_correct``).
     """
     return record.verdict == "correct" and not FAKE_FIX_FLAGS.intersection(record.flags)
+
+
+def read_results(run: Path, *, allow_empty: bool = False) -> list[AttemptRecord]:
+    """Read a run directory's ``results.jsonl`` (or that file itself).
+
+    Raises:
+        InputError: the path is missing, holds no results.jsonl, a line is malformed (with
+            ``file:line``), an attempt appears twice, or there is no attempt at all.
+    """
+    path = run / "results.jsonl" if run.is_dir() else run
+    if not run.exists():
+        raise InputError("no such run directory", location=str(run))
+    if not path.is_file():
+        raise InputError("no results.jsonl: not a run directory", location=str(run))
+    records: list[AttemptRecord] = []
+    seen: set[tuple[str, str, int]] = set()
+    with path.open(encoding="utf-8") as fh:
+        for lineno, line in enumerate(fh, 1):
+            if not line.strip():
+                continue
+            where = f"{path}:{lineno}"
+            try:
+                rec = AttemptRecord.model_validate_json(line)
+            except ValidationError as exc:
+                err = exc.errors()[0]
+                loc = ".".join(str(x) for x in err["loc"]) or None
+                raise InputError(err["msg"], location=where, field=loc) from None
+            key = (rec.solver, rec.sample_id, rec.attempt)
+            if key in seen:
+                raise InputError(
+                    f"attempt {rec.attempt} of sample {rec.sample_id!r} by solver "
+                    f"{rec.solver!r} appears twice",
+                    location=where,
+                )
+            seen.add(key)
+            records.append(rec)
+    if not records and not allow_empty:
+        raise InputError("results.jsonl holds no attempts", location=str(path))
+    return records

@@ -14,6 +14,7 @@ from typer.testing import CliRunner
 
 from truepass.cli.report import report_cmd
 from truepass.judges.repair import JudgeConfig
+from truepass.records import AttemptRecord
 from truepass.report import write_exports, write_report
 from truepass.report.exports import ATTEMPT_COLUMNS, SUMMARY_COLUMNS
 from truepass.runner import run
@@ -58,7 +59,8 @@ def test_attempts_csv_is_flat_and_complete(tmp_path: Path) -> None:
 def test_attempts_json_keeps_every_record(tmp_path: Path) -> None:
     write_exports([varied_run(tmp_path / "run")], tmp_path / "out")
     data = json.loads((tmp_path / "out" / "attempts.json").read_text(encoding="utf-8"))
-    assert [{k: v for k, v in d.items() if k != "run"} for d in data] == varied_records()
+    want = [AttemptRecord.model_validate(r).model_dump(mode="json") for r in varied_records()]
+    assert [{k: v for k, v in d.items() if k != "run"} for d in data] == want
     assert {d["run"] for d in data} == {"run"}
 
 

@@ -18,7 +18,7 @@ from itertools import combinations
 from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel, Field, ValidationError
+from pydantic import BaseModel, Field
 
 from truepass.analysis.stats import (
     CONFIDENCE,
@@ -32,7 +32,7 @@ from truepass.analysis.stats import (
 )
 from truepass.analysis.summary import NOT_COUNTED, PASSES_VISIBLE
 from truepass.errors import InputError
-from truepass.records import AttemptRecord, is_correct
+from truepass.records import AttemptRecord, is_correct, read_results
 
 Metric = Literal["correct", "plausible"]
 METRICS: tuple[Metric, ...] = ("correct", "plausible")
@@ -153,45 +153,6 @@ class _ArmData:
         return sample_id in self.valid or sample_id in self.problems
 
 
-def load_results(run: Path) -> list[AttemptRecord]:
-    """Read a run directory's ``results.jsonl`` (or that file itself).
-
-    Raises:
-        InputError: the path is missing, holds no results.jsonl, a line is malformed (with
-            ``file:line``), an attempt appears twice, or there is no attempt at all.
-    """
-    path = run / "results.jsonl" if run.is_dir() else run
-    if not run.exists():
-        raise InputError("no such run directory", location=str(run))
-    if not path.is_file():
-        raise InputError("no results.jsonl: not a run directory", location=str(run))
-    records: list[AttemptRecord] = []
-    seen: set[tuple[str, str, int]] = set()
-    with path.open(encoding="utf-8") as fh:
-        for lineno, line in enumerate(fh, 1):
-            if not line.strip():
-                continue
-            where = f"{path}:{lineno}"
-            try:
-                rec = AttemptRecord.model_validate_json(line)
-            except ValidationError as exc:
-                err = exc.errors()[0]
-                loc = ".".join(str(x) for x in err["loc"]) or None
-                raise InputError(err["msg"], location=where, field=loc) from None
-            key = (rec.solver, rec.sample_id, rec.attempt)
-            if key in seen:
-                raise InputError(
-                    f"attempt {rec.attempt} of sample {rec.sample_id!r} by solver "
-                    f"{rec.solver!r} appears twice",
-                    location=where,
-                )
-            seen.add(key)
-            records.append(rec)
-    if not records:
-        raise InputError("results.jsonl holds no attempts", location=str(path))
-    return records
-
-
 def compare_runs(
     run_dirs: list[Path],
     *,
@@ -225,7 +186,7 @@ def compare_runs(
     grouped: list[tuple[Path, str, list[AttemptRecord]]] = []
     for run in run_dirs:
         by_solver: dict[str, list[AttemptRecord]] = defaultdict(list)
-        for rec in load_results(run):
+        for rec in read_results(run):
             by_solver[rec.solver].append(rec)
         grouped.extend((run, solver, recs) for solver, recs in by_solver.items())
     names = _arm_names([(run, solver) for run, solver, _ in grouped])

@@ -8,16 +8,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pydantic import ValidationError
-
 from truepass.errors import InputError
-from truepass.records import AttemptRecord
+from truepass.records import AttemptRecord, read_results
 
 
 @dataclass
 class Attempt:
-    """One line of results.jsonl: the validated record, the raw line (which keeps the fields this
-    version does not know yet) and where it came from."""
+    """One line of results.jsonl: the validated record, as plain data for rendering, and where it
+    came from."""
 
     record: AttemptRecord
     raw: dict[str, Any]
@@ -36,45 +34,6 @@ class Run:
     name: str
     manifest: dict[str, Any]
     attempts: list[Attempt] = field(default_factory=list)
-
-
-def _read_results(path: Path) -> list[tuple[AttemptRecord, dict[str, Any]]]:
-    out = []
-    with path.open(encoding="utf-8") as fh:
-        for number, line in enumerate(fh, start=1):
-            if not line.strip():
-                continue
-            where = f"{path}:{number}"
-            try:
-                raw = json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise InputError(f"not JSON ({exc.msg})", location=where) from None
-            if not isinstance(raw, dict):
-                raise InputError("a result line must be a JSON object", location=where)
-            try:
-                record = AttemptRecord.model_validate(raw)
-            except ValidationError as exc:
-                err = exc.errors()[0]
-                name = ".".join(str(p) for p in err["loc"]) or None
-                raise InputError(err["msg"], location=where, field=name) from None
-            out.append((record, raw))
-    return out
-
-
-def _results_path(path: Path) -> Path:
-    if not path.exists():
-        raise InputError("no such run directory", location=str(path))
-    if path.is_file():
-        if path.suffix == ".jsonl":
-            return path
-        raise InputError("not a run directory (nor a results .jsonl file)", location=str(path))
-    results = path / "results.jsonl"
-    if not results.is_file():
-        raise InputError(
-            "no results.jsonl: not a finished run directory (a run writes it when it ends)",
-            location=str(path),
-        )
-    return results
 
 
 def _manifest(run_dir: Path) -> dict[str, Any]:
@@ -106,14 +65,15 @@ def load_runs(run_dirs: list[Path]) -> list[Run]:
     runs: list[Run] = []
     names: Counter[str] = Counter()
     for path in run_dirs:
-        results = _results_path(path)
-        run_dir = results.parent
+        records = read_results(path, allow_empty=True)
+        run_dir = path if path.is_dir() else path.parent
         name = run_dir.resolve().name or str(run_dir)
         names[name] += 1
         if names[name] > 1:
             name = f"{name}#{names[name]}"
         run = Run(path=run_dir, name=name, manifest=_manifest(run_dir))
-        for record, raw in _read_results(results):
+        for record in records:
+            raw = record.model_dump(mode="json")
             run.attempts.append(Attempt(record=record, raw=raw, run=name, label=record.solver))
         runs.append(run)
     solver_runs: dict[str, set[str]] = {}
