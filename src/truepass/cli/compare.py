@@ -13,6 +13,7 @@ from rich.table import Table
 
 from truepass.analysis.compare import Comparison, Excluded, GroupComparison, compare_runs
 from truepass.cli.common import errors, out_console
+from truepass.cli.tables import rate_ci
 
 
 class MetricChoice(StrEnum):
@@ -51,16 +52,6 @@ def compare_cmd(
         out_console.print(f"wrote {escape(str(json_out))}", style="dim")
 
 
-def _pct(x: float | None) -> str:
-    return "-" if x is None else f"{100 * x:.1f}%"
-
-
-def _rate(x: float | None, ci: list[float] | None) -> str:
-    if x is None or not ci:
-        return _pct(x)
-    return f"{100 * x:.1f}% [{100 * ci[0]:.0f}–{100 * ci[1]:.0f}]"
-
-
 FEW_DISCORDANT = 10  # below this the percentile bootstrap interval is too narrow (docs)
 
 
@@ -93,7 +84,7 @@ def _columns(table: Table, first: str, metric: str, other: str, several: bool) -
 def _cells(g: GroupComparison, metric: str, other: str, several: bool) -> list[str]:
     t, o = getattr(g, metric), getattr(g, other)
     cells = [
-        str(g.n), _rate(g.rate_a, g.rate_a_ci), _rate(g.rate_b, g.rate_b_ci),
+        str(g.n), rate_ci(g.rate_a, g.rate_a_ci), rate_ci(g.rate_b, g.rate_b_ci),
         _diff(g.difference, g.difference_ci, t.a_only + t.b_only), f"{t.a_only}/{t.b_only}",
         _p(t.p_value),
     ]  # fmt: skip
@@ -135,8 +126,8 @@ def print_comparison(c: Comparison) -> None:
             rows += [(f"  {escape(tier)}", "", g, False) for tier, g in probe.by_leakage.items()]
             for label, suite, g, adjusted in rows:
                 t.add_row(
-                    label, suite, str(g.n), _rate(g.rate_a, g.rate_a_ci),
-                    _rate(g.rate_b, g.rate_b_ci),
+                    label, suite, str(g.n), rate_ci(g.rate_a, g.rate_a_ci),
+                    rate_ci(g.rate_b, g.rate_b_ci),
                     _diff(g.difference, g.difference_ci, g.correct.a_only + g.correct.b_only),
                     f"{g.correct.a_only}/{g.correct.b_only}",
                     _p(g.correct.p_holm if adjusted else g.correct.p_value),

@@ -9,14 +9,14 @@ from truepass.analysis.summary import Summary
 from truepass.cli.common import out_console
 
 
-def _rate(x: float | None) -> str:
+def rate(x: float | None) -> str:
     return "-" if x is None else f"{100 * x:.1f}%"
 
 
-def _rate_ci(x: float | None, ci: list[float] | None) -> str:
+def rate_ci(x: float | None, ci: list[float] | None) -> str:
     """``64.0% [50–76]``: the rate and its 95% interval in whole percent."""
     if x is None or not ci:
-        return _rate(x)
+        return rate(x)
     return f"{100 * x:.1f}% [{100 * ci[0]:.0f}–{100 * ci[1]:.0f}]"
 
 
@@ -32,8 +32,8 @@ def print_summary(summary: Summary) -> None:
         other = r.counted - r.plausible - v.get("fails-visible", 0)
         table.add_row(
             s.solver, str(r.counted), str(r.correct), str(v.get("overfit", 0)), str(r.plausible),
-            str(v.get("fails-visible", 0)), str(other), _rate_ci(r.correct_rate, r.correct_ci),
-            _rate_ci(r.plausible_rate, r.plausible_ci),
+            str(v.get("fails-visible", 0)), str(other), rate_ci(r.correct_rate, r.correct_ci),
+            rate_ci(r.plausible_rate, r.plausible_ci),
         )  # fmt: skip
     out_console.print(table)
     out_console.print(
@@ -76,7 +76,7 @@ def _print_usage(summary: Summary) -> None:
         table.add_row(
             s.solver, str(u.calls), str(u.cached_calls), f"{u.tokens_per_attempt:.0f}",
             "-" if u.completion_tokens_per_s is None else f"{u.completion_tokens_per_s:.1f}",
-            "?" if u.cost_usd is None else f"{u.cost_usd:.4f}", _rate(u.parse_success_rate),
+            "?" if u.cost_usd is None else f"{u.cost_usd:.4f}", rate(u.parse_success_rate),
         )  # fmt: skip
     out_console.print(table)
 
@@ -94,8 +94,8 @@ def _print_patches(summary: Summary) -> None:
         p = s.patches
         assert p is not None
         table.add_row(
-            s.solver, str(p.changed), _rate(p.hit_file), _rate(p.hit_function),
-            _rate(p.hit_line), _rate(p.inside_fault_function),
+            s.solver, str(p.changed), rate(p.hit_file), rate(p.hit_function),
+            rate(p.hit_line), rate(p.inside_fault_function),
             "-" if p.mean_lines_changed is None else f"{p.mean_lines_changed:.1f}",
             str(p.adding_lint), str(p.with_regressions),
         )  # fmt: skip
