@@ -73,9 +73,7 @@ class LLMSolver:
         """One attempt: prompt, parse, and for ``feedback`` test and retry up to ``rounds``."""
         s = self.settings
         params = self._params(attempt)
-        budget = min(
-            MAX_PROMPT_TOKENS, self.model.context_window - s.max_tokens - PROMPT_MARGIN
-        )
+        budget = min(MAX_PROMPT_TOKENS, self.model.context_window - s.max_tokens - PROMPT_MARGIN)
         files = {**sample.files, **sample.tests.visible}
         usage = Usage()
         history: list[tuple[str, str]] = []

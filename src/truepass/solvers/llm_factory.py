@@ -21,10 +21,10 @@ _models: dict[tuple[str, str], Model] = {}
 def read_model_config(path: Path) -> dict[str, ModelSettings]:
     """Per-model settings from a TOML file::
 
-        [models."openai:gpt-4o-mini"]
-        base_url = "http://127.0.0.1:8000/v1"
-        api_key_env = "MY_PROVIDER_KEY"   # the key is read from this variable, never the file
-        concurrency = 8
+    [models."openai:gpt-4o-mini"]
+    base_url = "http://127.0.0.1:8000/v1"
+    api_key_env = "MY_PROVIDER_KEY"   # the key is read from this variable, never the file
+    concurrency = 8
     """
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
