@@ -83,3 +83,16 @@ def test_check_suite_flags_invalid_sample(tmp_path: Path) -> None:
     assert "2 valid, 1 with problems" in got.output
     health = json.loads(report.read_text())
     assert [s["reference"] for s in health["samples"]] == ["correct", "correct"]
+
+
+def test_bad_model_options_exit_2_before_anything_runs(tmp_path: Path) -> None:
+    suite = write_suite(tmp_path / "s.jsonl", [sample_dict()])
+    for extra, expected in (
+        (["--prompt", "bogus"], "unknown prompt variant 'bogus'"),
+        (["--price", "m=abc"], "bad price 'm=abc'"),
+        (["--transform", "bogus"], "unknown transform 'bogus'"),
+    ):
+        got = runner.invoke(app, ["run", "--suite", str(suite), "--solver", "openai:m",
+                                  "--out", str(tmp_path / "o"), *extra])  # fmt: skip
+        assert got.exit_code == 2 and expected in got.output, (extra, got.output)
+    assert not (tmp_path / "o").exists()

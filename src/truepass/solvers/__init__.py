@@ -36,6 +36,16 @@ class LLMOptions:
     use_cache: bool = True
     model_config: Path | None = None
 
+    def __post_init__(self) -> None:
+        from truepass.prompts import VARIANTS
+
+        for variant in self.variants:
+            if variant not in VARIANTS:
+                raise InputError(
+                    f"unknown prompt variant '{variant}' (known: {', '.join(VARIANTS)})",
+                    field="--prompt",
+                )
+
 
 def make_solver(spec: str, known_ids: set[str] | None = None) -> Solver:
     """Build a non-model solver (raises :class:`InputError` for an unknown spec)."""

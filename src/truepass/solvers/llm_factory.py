@@ -11,7 +11,6 @@ from pydantic import ValidationError
 from truepass.errors import InputError
 from truepass.models import ModelSettings, ResponseCache, make_model, price_table
 from truepass.models.base import Model
-from truepass.prompts import VARIANTS
 from truepass.solvers import LLMOptions
 from truepass.solvers.llm import LLMSettings, LLMSolver
 
@@ -58,12 +57,6 @@ def read_model_config(path: Path) -> dict[str, ModelSettings]:
 
 def llm_solvers(spec: str, options: LLMOptions) -> list[LLMSolver]:
     """One :class:`LLMSolver` per prompt variant of ``options``, sharing one model instance."""
-    for variant in options.variants:
-        if variant not in VARIANTS:
-            raise InputError(
-                f"unknown prompt variant '{variant}' (known: {', '.join(VARIANTS)})",
-                field="--prompt",
-            )
     settings = read_model_config(options.model_config).get(spec) if options.model_config else None
     cache = None
     if options.use_cache:
