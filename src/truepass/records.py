@@ -10,6 +10,7 @@ from truepass.errors import InputError
 from truepass.judges.repair import FlagDetail, PhaseResult
 from truepass.metrics.localisation import Localisation
 from truepass.metrics.quality import QualityDelta
+from truepass.metrics.root_cause import NamedCause
 from truepass.patches.fakefix import FLAG_NAMES
 from truepass.usage import Usage
 
@@ -33,6 +34,7 @@ class AttemptRecord(BaseModel):
     regressions: list[str] = Field(default_factory=list)
     quality: QualityDelta | None = None
     localisation: Localisation | None = None
+    named_cause: NamedCause | None = None
     visible: PhaseResult | None = None
     hidden: PhaseResult | None = None
     patch: str = ""

@@ -211,6 +211,7 @@ def _attempt(
         regressions=j.regressions,
         quality=j.quality,
         localisation=j.localisation,
+        named_cause=j.named_cause,
         visible=j.visible,
         hidden=j.hidden,
         patch=j.patch,

@@ -142,3 +142,19 @@ def test_embedded_smollm2_end_to_end_and_cached_rerun(tmp_path: Path) -> None:
     again = _records(tmp_path / "b")
     assert [r["usage"]["cached_calls"] for r in again] == [1, 1, 1]
     assert [r["verdict"] for r in again] == [r["verdict"] for r in recs]
+
+
+def test_root_cause_variant_scores_the_named_location(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    answer = "Root cause: `clamp.py` | clamp | return lo\n\n" + GOOD
+    with FakeOpenAI([ok(answer)]) as server:
+        suite, options = _setup(tmp_path, server, monkeypatch, variants=["root-cause"])
+        run(suite, make_solvers(["openai:fake"], llm=options), tmp_path / "rc", config=CONFIG)
+        rec = _records(tmp_path / "rc")[0]
+        assert rec["verdict"] == "correct"
+        named = rec["named_cause"]
+        assert (named["file"], named["function"], named["code"]) == ("clamp.py", "clamp",
+                                                                     "return lo")  # fmt: skip
+        assert named["hit_file"] and named["hit_function"] and named["hit_line"]
+        assert "Root cause: FILE | FUNCTION" in json.dumps(server.requests[0].body["messages"])

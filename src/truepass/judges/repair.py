@@ -19,6 +19,7 @@ from truepass.errors import PatchError, SandboxError
 from truepass.judges.testrun import TestRun, run_tests
 from truepass.metrics.localisation import Localisation, localisation
 from truepass.metrics.quality import QualityDelta, quality_delta
+from truepass.metrics.root_cause import NamedCause, named_cause
 from truepass.patches.apply import Answer, AppliedPatch, apply_to_sample
 from truepass.patches.fakefix import detect_fake_fix
 from truepass.sandbox import Limits
@@ -91,6 +92,9 @@ class Judgement(BaseModel):
     )
     quality: QualityDelta | None = None
     localisation: Localisation | None = None
+    named_cause: NamedCause | None = Field(
+        None, description="the root cause a model named first (variant root-cause), scored"
+    )
     visible: PhaseResult | None = None
     hidden: PhaseResult | None = None
     details: str = ""
@@ -206,6 +210,7 @@ def judge(
     started = time.monotonic()
     retries = [0]
     result = _judge(sample, answer, check, config, _runner(sample, config, retries))
+    result.named_cause = _named_cause(sample, answer)
     result.infra_retries = retries[0]
     result.duration_s = round(time.monotonic() - started, 3)
     return result
@@ -273,6 +278,16 @@ def _measure(sample: RepairSample, applied: AppliedPatch, into: Judgement) -> No
     fault = {loc.file: set(loc.lines) for loc in sample.fault}
     into.quality = quality_delta(sample.files, applied.files, applied.diff, fault)
     into.localisation = localisation(sample.files, applied.diff, fault)
+
+
+def _named_cause(sample: RepairSample, answer: Answer | None) -> NamedCause | None:
+    """Score the ``Root cause:`` line of a model's first answer against the fault lines."""
+    rounds = answer.meta.get("rounds") if answer else None
+    if not answer or answer.meta.get("variant") != "root-cause" or not isinstance(rounds, list):
+        return None
+    first = rounds[0] if rounds and isinstance(rounds[0], dict) else {}
+    fault = {loc.file: set(loc.lines) for loc in sample.fault}
+    return named_cause(str(first.get("response", "")), sample.files, fault)
 
 
 def _phases(

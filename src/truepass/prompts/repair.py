@@ -12,7 +12,7 @@ from truepass.prompts.guard import check_no_leaks
 from truepass.prompts.templating import fence, load_template, render_messages
 from truepass.suites.schema import FaultLocation, RepairSample
 
-Variant = Literal["code-only", "description", "feedback"]
+Variant = Literal["code-only", "description", "feedback", "root-cause"]
 VARIANTS: tuple[str, ...] = get_args(Variant)
 MULTI_TURN = frozenset({"feedback"})
 LANGUAGES = {".py": "python", ".pyi": "python", ".toml": "toml", ".json": "json", ".md": "markdown"}
