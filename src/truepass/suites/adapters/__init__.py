@@ -1,0 +1,23 @@
+"""Adapters: public benchmark files -> repair samples (`--suite FORMAT:PATH`, `truepass import`).
+
+Each adapter is a function ``(path) -> (samples, source_bytes)``: the samples it builds, and the
+bytes of the files it read (their sha256 is the suite's content hash). Data stays where the user
+keeps it; nothing is copied into truepass.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from truepass.suites.schema import RepairSample
+
+Adapter = Callable[[Path], tuple[list[RepairSample], bytes]]
+
+
+def adapters() -> dict[str, Adapter]:
+    """Known formats (imported lazily)."""
+    from truepass.suites.adapters.humanevalfix import load_humanevalfix
+    from truepass.suites.adapters.quixbugs import load_quixbugs
+
+    return {"quixbugs": load_quixbugs, "humanevalfix": load_humanevalfix}
