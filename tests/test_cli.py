@@ -20,7 +20,7 @@ def test_suites_lists_mini() -> None:
 
 def test_help_on_every_command() -> None:
     for cmd in ("run", "judge", "check-suite", "suites", "summary", "estimate", "report",
-                "compare", "cache"):  # fmt: skip
+                "compare", "cache", "import"):  # fmt: skip
         got = runner.invoke(app, [cmd, "--help"])
         assert got.exit_code == 0 and "Usage" in got.output, cmd
 
@@ -96,3 +96,18 @@ def test_bad_model_options_exit_2_before_anything_runs(tmp_path: Path) -> None:
                                   "--out", str(tmp_path / "o"), *extra])  # fmt: skip
         assert got.exit_code == 2 and expected in got.output, (extra, got.output)
     assert not (tmp_path / "o").exists()
+
+
+def test_import_writes_a_loadable_suite_dir(tmp_path: Path) -> None:
+    shared = Path(__file__).resolve().parents[2] / "shared" / "benchmarks" / "quixbugs-python"
+    if not shared.is_dir():
+        import pytest
+
+        pytest.skip(f"QuixBugs data not found at {shared} (CI lays ../shared beside the repo)")
+    got = runner.invoke(app, ["import", "quixbugs", str(shared), "--out", str(tmp_path / "qb")])
+    assert got.exit_code == 0, got.output
+    from truepass.suites.loader import load_suite
+
+    assert len(load_suite(tmp_path / "qb").samples) == 40
+    got = runner.invoke(app, ["import", "nope", str(shared), "--out", str(tmp_path / "x")])
+    assert got.exit_code == 2 and "unknown format 'nope'" in got.output

@@ -11,7 +11,7 @@ from truepass.cli.cache import cache_app
 from truepass.cli.compare import compare_cmd
 from truepass.cli.report import report_cmd
 from truepass.cli.run import estimate_cmd, judge_cmd, run_cmd
-from truepass.cli.suites import check_suite_cmd, suites_cmd, summary_cmd
+from truepass.cli.suites import check_suite_cmd, import_cmd, suites_cmd, summary_cmd
 
 app = typer.Typer(
     help="Evaluate code-producing systems with verdicts a fake fix cannot fool.",
@@ -26,6 +26,7 @@ app.command("suites")(suites_cmd)
 app.command("summary")(summary_cmd)
 app.command("report")(report_cmd)
 app.command("compare")(compare_cmd)
+app.command("import")(import_cmd)
 app.add_typer(cache_app, name="cache")
 
 

@@ -81,3 +81,17 @@ def summary_cmd(out: Annotated[Path, typer.Argument(help="A run directory.")]) -
         if not path.is_file():
             raise InputError("no summary.json: not a finished run directory", location=str(out))
         print_summary(Summary.model_validate(json.loads(path.read_text(encoding="utf-8"))))
+
+
+def import_cmd(
+    fmt: Annotated[str, typer.Argument(metavar="FORMAT", help="quixbugs | humanevalfix")],
+    path: Annotated[Path, typer.Argument(help="The benchmark's data file or directory.")],
+    out: Annotated[Path, typer.Option("--out", "-o", help="Suite directory to write.")],
+) -> None:
+    """Turn a public benchmark into a suite directory (suite.jsonl + suite.toml)."""
+    from truepass.suites.loader import load_adapted, write_suite_dir
+
+    with errors():
+        suite = load_adapted(fmt, path)
+        write_suite_dir(suite, out)
+    out_console.print(f"{suite.name}: {len(suite.samples)} samples written to {out}/")

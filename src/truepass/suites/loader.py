@@ -54,6 +54,12 @@ def load_suite(ref: str | Path) -> Suite:
     Raises :class:`SuiteError` naming the file, line and field of every problem found (up to
     twenty), so that a user can fix a suite in one pass.
     """
+    fmt, sep, rest = str(ref).partition(":")
+    if sep and not Path(ref).exists():
+        from truepass.suites.adapters import adapters
+
+        if fmt in adapters():
+            return load_adapted(fmt, Path(rest))
     path = Path(ref)
     if not path.exists() and str(ref) in bundled_suites():
         path = bundled_dir() / str(ref)
@@ -156,4 +162,42 @@ def describe_validation_error(exc: ValidationError, where: str) -> list[str]:
         elif err["type"] == "literal_error":
             msg = f"{msg}, got {err.get('input')!r}"
         out.append(f"{where}: field '{loc}': {msg}")
+    return out
+
+
+def load_adapted(fmt: str, path: Path) -> Suite:
+    """A public benchmark read through its adapter (``--suite FORMAT:PATH``)."""
+    from truepass.suites.adapters import adapters
+
+    known = adapters()
+    if fmt not in known:
+        raise SuiteError(f"unknown format '{fmt}' (known: {', '.join(sorted(known))})")
+    if not path.exists():
+        raise SuiteError(f"no such {fmt} file or directory", location=str(path))
+    samples, source = known[fmt](path)
+    if not samples:
+        raise SuiteError(f"no samples found in this {fmt} data", location=str(path))
+    return Suite(
+        name=fmt,
+        version="upstream",
+        description=f"{fmt} imported from {path}",
+        path=path,
+        content_hash=hashlib.sha256(source).hexdigest(),
+        samples=samples,
+    )
+
+
+def write_suite_dir(suite: Suite, out: Path) -> Path:
+    """Write ``suite`` as a suite directory (``suite.jsonl`` + ``suite.toml``)."""
+    out.mkdir(parents=True, exist_ok=True)
+    lines = (
+        json.dumps(s.model_dump(mode="json", exclude_none=True), sort_keys=True)
+        for s in suite.samples
+    )
+    (out / "suite.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    toml = (
+        f"name = {json.dumps(suite.name)}\nversion = {json.dumps(suite.version)}\n"
+        f"description = {json.dumps(suite.description)}\n"
+    )
+    (out / "suite.toml").write_text(toml, encoding="utf-8")
     return out

@@ -1,0 +1,482 @@
+"""QuixBugs (Python) -> repair samples.
+
+Reads the layout shipped in ``../shared/benchmarks/quixbugs-python/``: ``quixbugs_python.jsonl``
+(one record per program: ``name``, ``buggy_program``, ``correct_program``, ``pytest_file``,
+``graph_test_program``, ``json_testcases``) and ``support_files.json`` (upstream ``conftest.py``,
+``python_testcases/load_testdata.py``, the ``node.py`` copies, ``tester.py``).
+
+Layout of a sample (the upstream one, so the upstream pytest files run unchanged):
+
+* code: ``python_programs/<name>.py`` (the buggy program; for the graph programs also
+  ``python_programs/node.py``). The upstream graph drivers (``python_programs/<name>_test.py``,
+  for ``tester.py``, not pytest) and ``tester.py`` are not included: they are not tests and a
+  ``*_test.py`` file would be collected by pytest.
+* tests, in both phases: the upstream ``conftest.py`` (defines ``--correct``/``--runslow``; at the
+  root, so pytest puts the root on ``sys.path`` and ``python_programs.<name>`` imports), and
+  ``python_testcases/load_testdata.py`` (JSON programs) or ``python_testcases/node.py`` (graph
+  programs).
+* visible: ``python_testcases/test_<name>.py`` (upstream, verbatim) with
+  ``json_testcases/<name>.json`` holding the visible cases; hidden: the same test module as
+  ``python_testcases/test_<name>_hidden.py`` reading ``json_testcases/<name>_hidden.json``.
+  Graph programs (test functions ``test1``..``testN``): the module is split by function, the
+  other module-level code kept in both.
+
+Split: the first third (rounded up) of the cases are visible, the rest hidden; when the first case
+the buggy program fails lies later (measured once at upstream 4257f44, ``_FIRST_FAILING``), that
+case is made visible too, so the buggy program fails a visible test.
+
+Slow cases: upstream skips some cases unless ``--runslow`` (knapsack's last case) or always
+(levenshtein's long case). A test skipped for the reference fix too would never be "passed", so
+these cases are dropped from the generated data instead (recorded in ``meta.dropped_cases``).
+
+Timeouts: ``bitcount``'s buggy version loops forever, so samples run pytest with pytest-timeout
+(``test_command``: ``python -m pytest -p pytest_timeout --timeout=N``; N = 5 s, 30 s for
+levenshtein whose reference takes ~4 s on one case). The harness appends no
+test paths to a custom pytest command; pytest then collects the workspace, which holds exactly the
+phase's test files, so each phase runs its own tests.
+
+Defect types (from the token diff of the changed line(s), buggy -> fixed):
+``missing-code`` (the fix only adds lines), ``missing-condition`` (adds an ``and``/``or``
+clause), ``comparison`` (a comparison operator or ``any``/``all`` swapped), ``operator`` (an
+arithmetic/bitwise operator swapped), ``off-by-one`` (adds or removes ``+ 1``/``- 1``, or a
+``<``/``<=`` change of a bound), ``wrong-variable`` (one name replaced by another or argument
+order swapped), ``extra-code`` (the fix only removes code), ``other``.
+"""
+
+from __future__ import annotations
+
+import ast
+import difflib
+import io
+import json
+import math
+import re
+import tokenize
+from pathlib import Path
+
+from pydantic import ValidationError
+
+from truepass.errors import SuiteError
+from truepass.patches.apply import unified_diff
+from truepass.suites.schema import FaultLocation, RepairSample, Tests
+
+RECORDS = "quixbugs_python.jsonl"
+SUPPORT = "support_files.json"
+SOURCE = "QuixBugs (github.com/jkoppel/QuixBugs @4257f44, MIT)"
+TIMEOUT_S = 5
+# Programs whose reference needs longer per case (levenshtein's third case takes ~4 s alone and
+# was flaky at 5 s under load); measured at 4257f44.
+_SLOW_TIMEOUT_S = {"levenshtein": 30}
+
+
+def test_command(name: str) -> list[str]:
+    """pytest with a per-test timeout (no paths: pytest collects the phase's workspace)."""
+    timeout = _SLOW_TIMEOUT_S.get(name, TIMEOUT_S)
+    return ["python", "-m", "pytest", "-p", "pytest_timeout", f"--timeout={timeout}"]
+
+
+_NEEDED_SUPPORT = ("conftest.py", "python_testcases/load_testdata.py", "python_testcases/node.py")
+
+# 0-based index (after dropping skipped cases) of the first case the buggy program fails, where it
+# is past the first third; measured by running the upstream tests at 4257f44.
+_FIRST_FAILING: dict[str, int] = {
+    "breadth_first_search": 2,
+    "depth_first_search": 4,
+    "detect_cycle": 3,
+    "is_valid_parenthesization": 2,
+    "lis": 8,
+    "next_palindrome": 4,
+    "shunting_yard": 2,
+}
+
+
+def load_quixbugs(path: Path) -> tuple[list[RepairSample], bytes]:
+    """Load the QuixBugs Python directory ``path`` (see the module docstring for the layout)."""
+    path = Path(path)
+    if not path.is_dir():
+        raise SuiteError(f"{path} is not a directory (expected {RECORDS} and {SUPPORT})")
+    records_path, support_path = path / RECORDS, path / SUPPORT
+    raw_records = _read(records_path)
+    raw_support = _read(support_path)
+    support = _support(support_path, raw_support)
+    samples: list[RepairSample] = []
+    seen: set[str] = set()
+    for lineno, line in enumerate(raw_records.decode("utf-8").splitlines(), 1):
+        if not line.strip():
+            continue
+        where = f"{records_path}:{lineno}"
+        record = _record(where, line)
+        if record["name"] in seen:
+            raise SuiteError(f"duplicate program '{record['name']}'", location=where)
+        seen.add(record["name"])
+        try:
+            samples.append(_sample(record, support))
+        except (ValueError, SyntaxError, ValidationError) as exc:
+            raise SuiteError(str(exc), location=where) from exc
+    if not samples:
+        raise SuiteError(f"{records_path} holds no records")
+    return samples, raw_records + b"\0" + raw_support
+
+
+def _read(p: Path) -> bytes:
+    try:
+        return p.read_bytes()
+    except OSError as exc:
+        raise SuiteError(f"cannot read {p}: {exc.strerror or exc}") from exc
+
+
+def _support(where: Path, raw: bytes) -> dict[str, str]:
+    try:
+        data = json.loads(raw)
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        line = getattr(exc, "lineno", 1)
+        raise SuiteError(f"invalid JSON: {exc}", location=f"{where}:{line}") from exc
+    if not isinstance(data, dict) or not all(isinstance(v, str) for v in data.values()):
+        raise SuiteError("expected an object of path -> file text", location=f"{where}:1")
+    missing = [k for k in _NEEDED_SUPPORT if k not in data]
+    if missing:
+        raise SuiteError(f"missing support files: {', '.join(missing)}", location=f"{where}:1")
+    return data
+
+
+def _record(where: str, line: str) -> dict[str, str | None]:
+    try:
+        rec = json.loads(line)
+    except json.JSONDecodeError as exc:
+        raise SuiteError(f"invalid JSON: {exc.msg}", location=where) from exc
+    if not isinstance(rec, dict):
+        raise SuiteError("a record must be a JSON object", location=where)
+    for key in ("name", "buggy_program", "correct_program", "pytest_file"):
+        if not isinstance(rec.get(key), str) or not rec[key]:
+            raise SuiteError("missing or not a non-empty string", location=where, field=key)
+    for key in ("graph_test_program", "json_testcases"):
+        if rec.get(key) is not None and not isinstance(rec[key], str):
+            raise SuiteError("must be a string or null", location=where, field=key)
+    if not re.fullmatch(r"[a-z_][a-z0-9_]*", rec["name"]):
+        raise SuiteError(f"'{rec['name']}' is not a module name", location=where, field="name")
+    no_cases = not rec.get("json_testcases") and not rec.get("graph_test_program")
+    if no_cases and not _test_functions(rec["pytest_file"]):
+        raise SuiteError("no test cases (no json_testcases, no test functions)", location=where)
+    return rec
+
+
+# ---------------------------------------------------------------- building one sample
+
+
+def _sample(rec: dict[str, str | None], support: dict[str, str]) -> RepairSample:
+    name = str(rec["name"])
+    buggy, correct, test_py = (
+        str(rec["buggy_program"]),
+        str(rec["correct_program"]),
+        str(rec["pytest_file"]),
+    )
+    program = f"python_programs/{name}.py"
+    fixed, changed_lines, pairs = _minimal_fix(buggy, correct)
+    if fixed == buggy:
+        raise ValueError("the correct program does not change the buggy program's code")
+    files = {program: buggy}
+    common = {"conftest.py": support["conftest.py"]}
+    meta: dict[str, object] = {"upstream_name": name}
+    if rec.get("json_testcases"):
+        common["python_testcases/load_testdata.py"] = support["python_testcases/load_testdata.py"]
+        cases = _json_cases(str(rec["json_testcases"]))
+        skipped = _upstream_skipped(test_py)
+        kept = [c for c in cases if c[1][0] not in skipped]
+        dropped = [i for i, c in enumerate(cases) if c[1][0] in skipped]
+        if not kept:
+            raise ValueError("every JSON test case is skipped upstream")
+        vis_idx = _visible_indices(name, len(kept))
+        hidden_name = f"{name}_hidden"
+        hidden_py, n = re.subn(
+            rf"load_json_testcases\(\s*{name}\.__name__\s*\)",
+            f'load_json_testcases("{hidden_name}")',
+            test_py,
+        )
+        if n != 1:
+            raise ValueError("pytest_file does not call load_json_testcases(<name>.__name__)")
+        vis_lines = [kept[i][0] for i in vis_idx]
+        hid_lines = [kept[i][0] for i in range(len(kept)) if i not in vis_idx]
+        visible = {
+            **common,
+            f"python_testcases/test_{name}.py": test_py,
+            f"json_testcases/{name}.json": "".join(line + "\n" for line in vis_lines),
+        }
+        hidden = {}
+        if hid_lines:
+            hidden = {
+                **common,
+                f"python_testcases/test_{name}_hidden.py": hidden_py,
+                f"json_testcases/{hidden_name}.json": "".join(line + "\n" for line in hid_lines),
+            }
+        meta.update(cases=len(kept), visible_cases=len(vis_lines), dropped_cases=dropped)
+    else:
+        common["python_testcases/node.py"] = support["python_testcases/node.py"]
+        if "python_programs/node.py" in support:
+            files["python_programs/node.py"] = support["python_programs/node.py"]
+        funcs = _test_functions(test_py)
+        if not funcs:
+            raise ValueError("pytest_file has no test functions")
+        vis_idx = _visible_indices(name, len(funcs))
+        vis_funcs = [funcs[i] for i in vis_idx]
+        hid_funcs = [f for i, f in enumerate(funcs) if i not in vis_idx]
+        visible = {**common, f"python_testcases/test_{name}.py": _keep_only(test_py, vis_funcs)}
+        hidden = {}
+        if hid_funcs:
+            hidden = {
+                **common,
+                f"python_testcases/test_{name}_hidden.py": _keep_only(test_py, hid_funcs),
+            }
+        meta.update(cases=len(funcs), visible_cases=len(vis_funcs), dropped_cases=[])
+    return RepairSample(
+        id=f"quixbugs-{name}",
+        language="python",
+        defect_type=_classify(pairs),
+        description=_describe(name, buggy),
+        files=files,
+        tests=Tests(visible=visible, hidden=hidden),
+        fix=unified_diff(files, {**files, program: fixed}),
+        fault=[FaultLocation(file=program, lines=changed_lines)],
+        source=SOURCE,
+        leakage="public-old",
+        test_command=test_command(name),
+        meta=meta,
+    )
+
+
+def _visible_indices(name: str, n: int) -> list[int]:
+    k = max(1, math.ceil(n / 3)) if n > 1 else 1
+    idx = set(range(min(k, n)))
+    first = _FIRST_FAILING.get(name)
+    if first is not None and first < n:
+        idx.add(first)
+    return sorted(idx)
+
+
+def _json_cases(text: str) -> list[tuple[str, list[object]]]:
+    """(raw line, parsed [args, expected]) per non-empty line."""
+    out: list[tuple[str, list[object]]] = []
+    for i, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            case = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise ValueError(f"json_testcases line {i}: invalid JSON: {exc.msg}") from exc
+        if not isinstance(case, list) or len(case) != 2:
+            raise ValueError(f"json_testcases line {i}: expected [args, expected]")
+        out.append((line.strip(), case))
+    return out
+
+
+def _upstream_skipped(test_py: str) -> list[object]:
+    """Inputs the upstream test skips without ``--runslow`` (``if ... input_data == [...]:
+    pytest.skip(...)``)."""
+    skipped: list[object] = []
+    for node in ast.walk(ast.parse(test_py)):
+        if not isinstance(node, ast.If):
+            continue
+        body_skips = any(
+            isinstance(s, ast.Expr)
+            and isinstance(s.value, ast.Call)
+            and ast.unparse(s.value.func) == "pytest.skip"
+            for s in node.body
+        )
+        if not body_skips:
+            continue
+        for cmp in ast.walk(node.test):
+            if (
+                isinstance(cmp, ast.Compare)
+                and isinstance(cmp.left, ast.Name)
+                and cmp.left.id == "input_data"
+                and len(cmp.ops) == 1
+                and isinstance(cmp.ops[0], ast.Eq)
+            ):
+                try:
+                    skipped.append(ast.literal_eval(cmp.comparators[0]))
+                except ValueError:
+                    continue
+    return skipped
+
+
+def _test_functions(test_py: str) -> list[ast.FunctionDef]:
+    try:
+        tree = ast.parse(test_py)
+    except SyntaxError as exc:
+        raise ValueError(f"pytest_file: {exc}") from exc
+    return [n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name.startswith("test")]
+
+
+def _keep_only(test_py: str, keep: list[ast.FunctionDef]) -> str:
+    """The module without the test functions not in ``keep`` (everything else verbatim)."""
+    lines = test_py.splitlines(keepends=True)
+    drop: set[int] = set()
+    kept = {id(f) for f in keep}
+    for f in _test_functions(test_py):
+        if any(f.name == k.name for k in keep) or id(f) in kept:
+            continue
+        start = min([f.lineno] + [d.lineno for d in f.decorator_list])
+        drop.update(range(start - 1, (f.end_lineno or f.lineno)))
+    text = "".join(line for i, line in enumerate(lines) if i not in drop)
+    return re.sub(r"\n{4,}", "\n\n\n", text)
+
+
+# ---------------------------------------------------------------- the fix
+
+
+def _code_lines(src: str) -> list[int]:
+    """0-based indices of the lines of top-level statements other than bare strings
+    (docstrings, and the alternative versions upstream keeps in string literals)."""
+    tree = ast.parse(src)
+    out: list[int] = []
+    for node in tree.body:
+        if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant):
+            continue
+        out.extend(range(node.lineno - 1, node.end_lineno or node.lineno))
+    return out
+
+
+def _comment_free(src: str) -> list[str]:
+    """Each line of ``src`` without its comment and trailing blanks (comparison keys)."""
+    lines = src.splitlines()
+    cut: dict[int, int] = {}
+    for tok in tokenize.generate_tokens(io.StringIO(src).readline):
+        if tok.type == tokenize.COMMENT:
+            cut[tok.start[0] - 1] = tok.start[1]
+    return [(line[: cut[i]] if i in cut else line).rstrip() for i, line in enumerate(lines)]
+
+
+def _minimal_fix(buggy: str, correct: str) -> tuple[str, list[int], list[tuple[str, str]]]:
+    """Apply to ``buggy`` only the code changes of ``correct`` (upstream correct files drop the
+    docstring and keep alternatives in strings). Returns the fixed text, the 1-based buggy lines
+    the fix changes, and (buggy, fixed) text pairs of the changed regions."""
+    b_lines, c_lines = buggy.splitlines(), correct.splitlines()
+    b_keys, c_keys = _comment_free(buggy), _comment_free(correct)
+    b_idx, c_idx = _code_lines(buggy), _code_lines(correct)
+    sm = difflib.SequenceMatcher(
+        None, [b_keys[i] for i in b_idx], [c_keys[j] for j in c_idx], autojunk=False
+    )
+    out = list(b_lines)
+    changed: set[int] = set()
+    pairs: list[tuple[str, str]] = []
+    # apply from the bottom so earlier indices stay valid
+    for tag, i1, i2, j1, j2 in reversed(sm.get_opcodes()):
+        if tag == "equal":
+            continue
+        new = [c_lines[c_idx[j]] for j in range(j1, j2)]
+        old_rows = [b_idx[i] for i in range(i1, i2)]
+        pairs.append(
+            (
+                "\n".join(b_keys[r] for r in old_rows),
+                "\n".join(c_keys[c_idx[j]] for j in range(j1, j2)),
+            )
+        )
+        if old_rows:
+            start, end = old_rows[0], old_rows[-1] + 1
+            changed.update(r + 1 for r in range(start, end))
+        else:  # pure insertion: after the preceding code line (or before the first)
+            start = end = b_idx[i1 - 1] + 1 if i1 > 0 else b_idx[0]
+            changed.add(max(start, 1))
+        out[start:end] = new
+    fixed = "\n".join(out) + ("\n" if buggy.endswith("\n") else "")
+    return fixed, sorted(changed), list(reversed(pairs))
+
+
+# ---------------------------------------------------------------- classification, description
+
+_CMP = {"<", "<=", ">", ">=", "==", "!=", "is", "in", "not", "any", "all"}
+_OPS = {"+", "-", "*", "/", "//", "%", "^", "&", "|", "**", "+=", "-=", "^=", "&=", "|=", "*="}
+
+
+def _tokens(text: str) -> list[str]:
+    try:
+        return [
+            t.string
+            for t in tokenize.generate_tokens(io.StringIO(text.strip() + "\n").readline)
+            if t.type in (tokenize.NAME, tokenize.OP, tokenize.NUMBER, tokenize.STRING)
+        ]
+    except (tokenize.TokenError, IndentationError, SyntaxError):
+        return text.split()
+
+
+def _classify(pairs: list[tuple[str, str]]) -> str:
+    if all(not old.strip() for old, _ in pairs):
+        return "missing-code"
+    if all(not new.strip() for _, new in pairs):
+        return "extra-code"
+    old = [t for o, _ in pairs for t in _tokens(o)]
+    new = [t for _, n in pairs for t in _tokens(n)]
+    removed: list[str] = []
+    added: list[str] = []
+    for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(
+        None, old, new, autojunk=False
+    ).get_opcodes():
+        if tag != "equal":
+            removed += old[i1:i2]
+            added += new[j1:j2]
+    if not removed and ("or" in added or "and" in added):
+        return "missing-condition"
+    if sorted(removed + added) in (["+", "1"], ["-", "1"]) and not (removed and added):
+        return "off-by-one"
+    if {tuple(removed), tuple(added)} == {("<",), ("<=",)} or {tuple(removed), tuple(added)} == {
+        (">",),
+        (">=",),
+    }:
+        return "off-by-one"
+    if removed and added and set(removed) <= _CMP and set(added) <= _CMP:
+        return "comparison"
+    if removed and added and set(removed) <= _OPS and set(added) <= _OPS:
+        return "operator"
+    if sorted(removed) == sorted(added) or (
+        removed and added and all(t.isidentifier() for t in removed + added)
+    ):
+        return "wrong-variable"
+    return "other"
+
+
+_SECTIONS = re.compile(
+    r"^(Input|Output|Precondition|Preconditions|Examples?|Side effects?|Algorithm source)\b.*:?",
+    re.I,
+)
+
+
+def _describe(name: str, buggy: str) -> str:
+    """One sentence from the program's docstring: its title and summary (or its output)."""
+    doc = ""
+    for node in ast.parse(buggy).body:
+        value = node.value if isinstance(node, ast.Expr) else None
+        if isinstance(value, ast.Constant) and isinstance(value.value, str):
+            doc = value.value
+            break
+    paras = [p.strip() for p in re.split(r"\n\s*\n", doc) if p.strip()]
+    title, prose, output = "", "", ""
+    for p in paras:
+        first = p.splitlines()[0].strip()
+        if (_SECTIONS.match(first) and first.rstrip().endswith(":")) or first.startswith("Input:"):
+            if first.lower().startswith("output") and not output:
+                output = " ".join(line.strip() for line in p.splitlines()[1:])
+            continue
+        if first.startswith(">>>") or _SECTIONS.match(first):
+            continue
+        if not title and len(first.split()) <= 5:
+            title = first
+            rest = []
+            for r in (line.strip() for line in p.splitlines()[1:]):
+                if _SECTIONS.match(r):
+                    break
+                if " " in r:  # drop upstream slugs ("bitcount", "tortoise-hare")
+                    rest.append(r)
+            if rest and not prose:
+                prose = " ".join(rest)
+        elif not prose:
+            prose = " ".join(line.strip() for line in p.splitlines())
+    summary = ""
+    if prose:
+        summary = re.split(r"(?<=[.!?])\s", prose, maxsplit=1)[0].rstrip(".")
+    elif output:
+        output = re.split(r"(?<=[.!?])\s", output, maxsplit=1)[0].rstrip(".")
+        summary = "returns " + output[0].lower() + output[1:]
+    if title and summary:
+        return f"{title}: {summary}."
+    if summary or title:
+        return (summary or title).rstrip(".") + "."
+    return f"QuixBugs program {name}"
