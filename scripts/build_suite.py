@@ -22,6 +22,7 @@ Usage::
     python scripts/build_suite.py SRC OUT           # write OUT/suite.jsonl and OUT/suite.toml
     python scripts/build_suite.py SRC OUT --check   # exit 1 if OUT differs from what SRC builds
 
+Run it with the project's venv (it uses truepass's own diff and schema).
 Exit status: 0 on success, 1 when ``--check`` finds a difference, 2 when the source is invalid.
 """
 
@@ -35,6 +36,11 @@ import sys
 import tomllib
 from pathlib import Path
 from typing import Any
+
+from pydantic import ValidationError
+
+from truepass.patches.apply import changed_lines
+from truepass.suites.schema import RepairSample
 
 LANGUAGE = "python"
 LEAKAGE_TIERS = ("public-old", "public-recent", "private")
@@ -86,22 +92,6 @@ def unified_diff(old: dict[str, str], new: dict[str, str]) -> str:
             )
         )
     return "".join(chunks)
-
-
-def changed_lines(old: str, new: str) -> list[int]:
-    """1-based lines of ``old`` that turning it into ``new`` removes or changes.
-
-    A pure insertion counts as the line before the insertion point (or line 1).
-    """
-    # The same matcher as difflib.unified_diff, so that the lines agree with the ``fix`` diff.
-    matcher = difflib.SequenceMatcher(None, old.splitlines(keepends=True), new.splitlines(True))
-    lines: set[int] = set()
-    for tag, i1, i2, _j1, _j2 in matcher.get_opcodes():
-        if tag in ("replace", "delete"):
-            lines.update(range(i1 + 1, i2 + 1))
-        elif tag == "insert":
-            lines.add(max(i1, 1))
-    return sorted(lines)
 
 
 def _fault(
@@ -214,13 +204,7 @@ def build_sample(folder: Path, defaults: dict[str, Any]) -> dict[str, Any]:
 
 
 def _validate(samples: list[dict[str, Any]]) -> bool:
-    """Check every sample against truepass's schema when truepass is importable."""
-    try:
-        from pydantic import ValidationError
-
-        from truepass.suites.schema import RepairSample
-    except ImportError:
-        return False
+    """Check every sample against truepass's schema."""
     for sample in samples:
         try:
             RepairSample.model_validate(sample)

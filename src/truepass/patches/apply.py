@@ -206,3 +206,18 @@ def unified_diff(before: dict[str, str], after: dict[str, str]) -> str:
             )
         )
     return "".join(chunks)
+
+
+def changed_lines(old: str, new: str) -> list[int]:
+    """1-based lines of ``old`` that turning it into ``new`` removes or changes; a pure insertion
+    counts as the line before it (or line 1). The matcher is :func:`unified_diff`'s, so the lines
+    agree with the diff: this is how suites derive ``fault`` from a reference fix."""
+    old_lines = old.splitlines(keepends=True)
+    matcher = difflib.SequenceMatcher(None, old_lines, new.splitlines(keepends=True))
+    lines: set[int] = set()
+    for tag, i1, i2, _j1, _j2 in matcher.get_opcodes():
+        if tag in ("replace", "delete"):
+            lines.update(range(i1 + 1, i2 + 1))
+        elif tag == "insert":
+            lines.add(max(i1, 1))
+    return sorted(n for n in lines if n <= max(len(old_lines), 1))

@@ -16,7 +16,7 @@ import json
 from dataclasses import replace
 
 from truepass.errors import InputError, PatchError
-from truepass.patches.apply import apply_diff, unified_diff
+from truepass.patches.apply import apply_diff, changed_lines, unified_diff
 from truepass.patches.obfuscate import (
     ObfuscationError,
     plan_renaming,
@@ -126,19 +126,6 @@ def obfuscate_sample(sample: RepairSample, seed: int = 0) -> RepairSample:
         meta=meta,
     )
     return RepairSample.model_validate(data)
-
-
-def changed_lines(old: str, new: str) -> list[int]:
-    """1-based lines of ``old`` that turning it into ``new`` removes or changes; a pure insertion
-    counts as the line before it (or line 1). The same rule as ``scripts/build_suite.py``."""
-    matcher = difflib.SequenceMatcher(None, old.splitlines(keepends=True), new.splitlines(True))
-    lines: set[int] = set()
-    for tag, i1, i2, _j1, _j2 in matcher.get_opcodes():
-        if tag in ("replace", "delete"):
-            lines.update(range(i1 + 1, i2 + 1))
-        elif tag == "insert":
-            lines.add(max(i1, 1))
-    return sorted(lines)
 
 
 def _argv(argv: list[str] | None, paths: dict[str, str]) -> list[str] | None:

@@ -35,7 +35,7 @@ from pathlib import Path
 from pydantic import ValidationError
 
 from truepass.errors import SuiteError
-from truepass.patches.apply import unified_diff
+from truepass.patches.apply import changed_lines, unified_diff
 from truepass.suites.loader import describe_validation_error
 from truepass.suites.schema import FaultLocation, RepairSample, Tests
 
@@ -208,19 +208,6 @@ def _module(declaration: str, body: str) -> str:
         declaration += "\n"
     text = declaration + body
     return text if text.endswith("\n") else text + "\n"
-
-
-def changed_lines(before: str, after: str) -> list[int]:
-    """1-based lines of ``before`` that the change to ``after`` replaces or deletes; a pure
-    insertion is located at the line before it (line 1 at the top of the file)."""
-    a, b = before.splitlines(), after.splitlines()
-    lines: set[int] = set()
-    for tag, i1, i2, _j1, _j2 in difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes():
-        if tag in ("replace", "delete"):
-            lines.update(range(i1 + 1, i2 + 1))
-        elif tag == "insert":
-            lines.add(max(i1, 1))
-    return sorted(n for n in lines if n <= max(len(a), 1))
 
 
 # --- description ---------------------------------------------------------------------------------
