@@ -111,3 +111,13 @@ def test_import_writes_a_loadable_suite_dir(tmp_path: Path) -> None:
     assert len(load_suite(tmp_path / "qb").samples) == 40
     got = runner.invoke(app, ["import", "nope", str(shared), "--out", str(tmp_path / "x")])
     assert got.exit_code == 2 and "unknown format 'nope'" in got.output
+
+
+def test_check_suite_warns_when_the_reference_fix_itself_is_flagged(tmp_path: Path) -> None:
+    good = sample_dict()
+    # a genuine fix that special-cases nothing but is written with the tests' expected literal
+    flagged_fix = good["fix"].replace("+        return hi", "+        return hi if hi != 5 else 5")
+    suite = write_suite(tmp_path / "s.jsonl", [sample_dict(fix=flagged_fix, known_overfit=None)])
+    got = runner.invoke(app, ["check-suite", str(suite), "--reruns", "1"])
+    assert got.exit_code == 0, got.output  # a detector false alarm is not a suite fault
+    assert "the reference fix is flagged" in got.output and "1 valid, 0 with problems" in got.output

@@ -20,6 +20,10 @@ class SampleHealth(BaseModel):
     reference: str = Field(description="verdict of the reference fix")
     known_overfit: str | None = Field(None, description="verdict of the known_overfit patch")
     problems: list[str] = Field(default_factory=list)
+    warnings: list[str] = Field(
+        default_factory=list,
+        description="fake-fix flags on the reference fix: detector false alarms, not suite faults",
+    )
 
 
 class SuiteHealth(BaseModel):
@@ -49,9 +53,14 @@ def check_one(sample: RepairSample, config: JudgeConfig) -> tuple[SampleHealth, 
     ref = judge(sample, Answer(diff=sample.fix), check, config)
     health.reference = ref.verdict.value
     expected = Verdict.CORRECT if sample.tests.hidden else Verdict.PLAUSIBLE
-    if ref.verdict != expected or ref.flags:
+    if ref.verdict != expected or "flaky" in ref.flags:
         health.problems.append(
             f"reference fix judged {ref.verdict.value} {ref.flags or ''}: {ref.details}".strip()
+        )
+    for flag in ref.flag_details:
+        health.warnings.append(
+            f"the reference fix is flagged {flag.name} ({flag.file}:{flag.line}: "
+            f"{flag.explanation}); the same pattern in a candidate would be flagged too"
         )
     if sample.known_overfit:
         over = judge(sample, Answer(diff=sample.known_overfit), check, config)

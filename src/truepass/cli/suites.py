@@ -51,6 +51,10 @@ def check_suite_cmd(
     for s in health.problems:
         text = f"[red]{escape(s.sample_id)}[/]: " + escape("; ".join(s.problems))
         out_console.print(text, highlight=False, soft_wrap=True)
+    for s in health.samples:
+        for warning in s.warnings:
+            out_console.print(f"[yellow]{escape(s.sample_id)}[/]: {escape(warning)}",
+                              highlight=False, soft_wrap=True)  # fmt: skip
     n = len(health.samples)
     overfits = sum(s.known_overfit == "overfit" for s in health.samples)
     with_overfit = sum(s.known_overfit is not None for s in health.samples)
