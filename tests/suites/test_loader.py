@@ -66,14 +66,14 @@ def test_empty_and_missing(tmp_path: Path) -> None:
     with pytest.raises(SuiteError, match="no such suite"):
         load_suite(tmp_path / "absent.jsonl")
     (tmp_path / "d").mkdir()
-    with pytest.raises(SuiteError, match="must hold suite.jsonl"):
+    with pytest.raises(SuiteError, match=r"must hold suite\.jsonl"):
         load_suite(tmp_path / "d")
 
 
 def test_bad_toml(tmp_path: Path) -> None:
     write_suite(tmp_path / "suite.jsonl", [sample_dict()])
     (tmp_path / "suite.toml").write_text("name = [unclosed\n")
-    with pytest.raises(SuiteError, match="suite.toml: not valid TOML"):
+    with pytest.raises(SuiteError, match=r"suite\.toml: not valid TOML"):
         load_suite(tmp_path)
 
 

@@ -48,7 +48,7 @@ class _Strict(BaseModel):
 
 
 class Tests(_Strict):
-    """Test files by relative path. ``hidden`` may be empty (then a passing patch is ``plausible``)."""
+    """Test files by relative path; ``hidden`` may be empty (a passing patch is ``plausible``)."""
 
     visible: dict[str, str]
     hidden: dict[str, str] = Field(default_factory=dict)

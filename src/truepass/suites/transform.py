@@ -10,7 +10,6 @@ success rests on having memorised the original text.
 
 from __future__ import annotations
 
-import difflib
 import hashlib
 import json
 from dataclasses import replace

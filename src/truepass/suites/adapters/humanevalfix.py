@@ -27,7 +27,6 @@ Upstream quirks handled here (recorded under ``meta``):
 from __future__ import annotations
 
 import ast
-import difflib
 import json
 import re
 from pathlib import Path
