@@ -10,6 +10,7 @@ import json
 import os
 import socket
 import uuid
+from pathlib import Path
 
 import pytest
 from sandbox_helpers import SMALL, new_marker, processes_with, py
@@ -153,3 +154,22 @@ def test_fallback_as_root_gets_pid_and_network_namespaces() -> None:
             server.accept()
     finally:
         server.close()
+
+
+def test_remove_tree_never_touches_the_parent(tmp_path: Path) -> None:
+    """Two processes clearing the same stale run directory: the loser's rmtree fails on the
+    directory itself, and must not chmod its parent (that once made /tmp 0700, locking the
+    sandbox uid out of every later run)."""
+    from truepass.sandbox.execution import remove_tree
+
+    parent = tmp_path / "tmp"
+    parent.mkdir(mode=0o777)
+    parent.chmod(0o1777)
+    remove_tree(parent / "truepass-sb-1-gone")  # already removed by the other process
+    tree = parent / "truepass-sb-2-x"
+    (tree / "sub").mkdir(parents=True)
+    (tree / "sub" / "f").write_text("x")
+    (tree / "sub").chmod(0o500)
+    remove_tree(tree)
+    assert not tree.exists()
+    assert parent.stat().st_mode & 0o7777 == 0o1777

@@ -201,11 +201,17 @@ def _alive(pid: int) -> bool:
 
 
 def remove_tree(path: Path) -> None:
-    """Delete a run directory even if the candidate made parts of it unwritable."""
+    """Delete a run directory even if the candidate made parts of it unwritable.
+
+    Permissions are only ever changed inside ``path``: its parent (``/tmp``) is never touched.
+    """
+    root = os.path.abspath(path)
 
     def fix(func: Callable[[str], object], name: str, _exc: object) -> None:
+        parent = os.path.dirname(os.path.abspath(name))
         with contextlib.suppress(OSError):
-            os.chmod(os.path.dirname(name), 0o700)
+            if parent == root or parent.startswith(root + os.sep):
+                os.chmod(parent, 0o700)
             os.chmod(name, 0o700)
         with contextlib.suppress(OSError):
             func(name)
