@@ -16,17 +16,18 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from importlib import metadata
 from pathlib import Path
+from typing import Any
 
 from truepass.analysis.summary import Summary, summarize
 from truepass.errors import InputError, SolverError
-from truepass.judges.repair import JudgeConfig, SampleCheck, Verdict, check_sample, judge
+from truepass.judges.families import Family, family_for
+from truepass.judges.repair import JudgeConfig, Verdict
 from truepass.records import AttemptRecord
 from truepass.report import write_report
 from truepass.sandbox import sandbox_tier
 from truepass.solvers.base import SolveContext, Solver
 from truepass.store import Store
-from truepass.suites.loader import Suite
-from truepass.suites.schema import RepairSample
+from truepass.suites.loader import Sample, Suite
 
 Progress = Callable[[str, int, int], None]  # (stage, done, total)
 PACKAGES = ("truepass", "pydantic", "pytest", "unidiff", "coverage", "typer", "rich")
@@ -72,22 +73,24 @@ def package_versions() -> dict[str, str]:
 
 def sample_checks(
     suite: Suite,
-    samples: list[RepairSample],
+    samples: list[Sample],
     store: Store,
     config: JudgeConfig,
     pool: ThreadPoolExecutor,
     progress: Progress | None = None,
-) -> dict[str, SampleCheck]:
+    family: Family | None = None,
+) -> dict[str, Any]:
     """Check each sample once per suite version (cached in the store)."""
-    checks: dict[str, SampleCheck] = {}
+    family = family or family_for(suite.family)
+    checks: dict[str, Any] = {}
     todo = []
     for s in samples:
         cached = store.get_check(suite.content_hash, s.id)
         if cached is None:
             todo.append(s)
         else:
-            checks[s.id] = SampleCheck.model_validate(cached)
-    futures = {pool.submit(check_sample, s, config): s for s in todo}
+            checks[s.id] = family.load_check(cached)
+    futures = {pool.submit(family.check, s, config): s for s in todo}
     for done, fut in enumerate(_as_done(futures), start=1):
         check = fut.result()
         if not check.reason.startswith("infra-error"):
@@ -117,7 +120,15 @@ def run(
 ) -> RunResult:
     """Run ``solvers`` on ``suite`` into ``out``; resumes whatever ``out`` already holds."""
     config = config or JudgeConfig()
+    for solver in solvers:
+        if suite.family not in getattr(solver, "families", (suite.family,)):
+            raise InputError(
+                f"solver '{solver.name}' cannot work on {suite.family} samples "
+                f"(only {', '.join(solver.families)})",  # type: ignore[attr-defined]
+                field="--solver",
+            )
     store = Store(out / "store.sqlite")
+    family = family_for(suite.family, workers=jobs)
     try:
         _claim(store, suite, config)
         samples = suite.samples[:limit] if limit else suite.samples
@@ -136,9 +147,9 @@ def run(
         new = 0
         with ThreadPoolExecutor(max_workers=jobs) as pool:
             needed = list({s.id: s for _, s, _ in tasks}.values())
-            checks = sample_checks(suite, needed, store, config, pool, progress)
+            checks = sample_checks(suite, needed, store, config, pool, progress, family)
             futures = {
-                pool.submit(_attempt, suite, solver, s, a, checks[s.id], config): None
+                pool.submit(_attempt, family, suite, solver, s, a, checks[s.id], config): None
                 for solver, s, a in tasks
             }
             try:
@@ -156,6 +167,7 @@ def run(
         _write_json(out / "manifest.json", manifest)
         return RunResult(out=out, summary=summary, new_attempts=new, resumed_attempts=resumed)
     finally:
+        family.close()
         store.close()
 
 
@@ -174,11 +186,12 @@ def _claim(store: Store, suite: Suite, config: JudgeConfig) -> None:
 
 
 def _attempt(
+    family: Family,
     suite: Suite,
     solver: Solver,
-    sample: RepairSample,
+    sample: Sample,
     attempt: int,
-    check: SampleCheck,
+    check: Any,
     config: JudgeConfig,
 ) -> AttemptRecord:
     t0 = time.monotonic()
@@ -200,28 +213,13 @@ def _attempt(
             solve_s=round(time.monotonic() - t0, 3),
         )
     solve_s = time.monotonic() - t0
-    j = judge(sample, answer, check, config)
+    judged = family.judge(sample, answer, check, config)
     meta = dict(answer.meta) if answer else {}
     return AttemptRecord(
         **base,
+        **judged,
         patch_id=answer.patch_id if answer else None,
-        verdict=j.verdict.value,
-        flags=j.flags,
-        flag_details=j.flag_details,
-        regressions=j.regressions,
-        quality=j.quality,
-        localisation=j.localisation,
-        named_cause=j.named_cause,
-        visible=j.visible,
-        hidden=j.hidden,
-        patch=j.patch,
-        changed_files=j.changed_files,
-        details=j.details.strip(),
-        test_output=j.test_output,
-        sandbox_tier=j.tier or check.tier,
-        infra_retries=j.infra_retries,
         solve_s=round(solve_s, 3),
-        duration_s=j.duration_s,
         usage=answer.usage if answer else None,
         parse=str(meta["parse_kind"]) if "parse_kind" in meta else None,
         solver_meta=meta,

@@ -9,7 +9,7 @@ from collections.abc import Iterable
 from pydantic import BaseModel, Field
 
 from truepass.analysis.stats import wilson
-from truepass.metrics.passk import pass_at_ks
+from truepass.metrics.passk import pass_at_ks, pass_at_ks_with_ci
 from truepass.records import AttemptRecord, is_correct
 
 PASSES_VISIBLE = {"plausible", "overfit", "correct"}
@@ -67,6 +67,13 @@ class SolverSummary(BaseModel):
     median_judge_s: float | None
     pass_at_k: dict[str, float] = Field(
         default_factory=dict, description="unbiased pass@k of correct over counted samples"
+    )
+    pass_at_k_ci: dict[str, list[float]] = Field(
+        default_factory=dict, description="95% bootstrap interval (over samples) of pass_at_k"
+    )
+    pass_at_k_visible: dict[str, float] = Field(
+        default_factory=dict,
+        description="unbiased pass@k of passing the visible tests (codegen: the base tests)",
     )
     usage: UsageSummary | None = None
     patches: PatchSummary | None = None
@@ -152,6 +159,8 @@ def summarize(suite: str, records: Iterable[AttemptRecord]) -> Summary:
                 infra_errors=sorted({r.sample_id for r in recs if r.verdict == "infra-error"}),
                 median_judge_s=round(statistics.median(judged), 3) if judged else None,
                 pass_at_k=pass_at_ks(_per_sample(recs)),
+                pass_at_k_ci=pass_at_ks_with_ci(_per_sample(recs)),
+                pass_at_k_visible=pass_at_ks(_per_sample(recs, visible=True)),
                 usage=usage_summary(recs),
                 patches=patch_summary(recs),
             )
@@ -163,13 +172,20 @@ def _ids(records: list[AttemptRecord], verdict: str) -> list[str]:
     return sorted({r.sample_id for r in records if r.verdict == verdict})
 
 
-def _per_sample(records: list[AttemptRecord]) -> list[tuple[int, int]]:
-    """(attempts, correct) per sample over counted attempts."""
+def _per_sample(
+    records: list[AttemptRecord], *, visible: bool = False
+) -> list[tuple[int, int]]:
+    """(attempts, correct) per sample over counted attempts; with ``visible``, (attempts,
+    attempts passing the visible tests)."""
     by_sample: dict[str, list[AttemptRecord]] = defaultdict(list)
     for r in records:
         if r.verdict not in NOT_COUNTED:
             by_sample[r.sample_id].append(r)
-    return [(len(rs), sum(is_correct(r) for r in rs)) for rs in by_sample.values()]
+
+    def good(r: AttemptRecord) -> bool:
+        return r.verdict in PASSES_VISIBLE if visible else is_correct(r)
+
+    return [(len(rs), sum(good(r) for r in rs)) for rs in by_sample.values()]
 
 
 def usage_summary(records: list[AttemptRecord]) -> UsageSummary | None:

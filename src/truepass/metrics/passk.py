@@ -33,3 +33,30 @@ def pass_at_ks(counts: list[tuple[int, int]]) -> dict[str, float]:
             break
         out[f"pass@{k}"] = round(value, 4)
     return out
+
+
+def pass_at_k_interval(
+    counts: list[tuple[int, int]], k: int, *, resamples: int = 2000, seed: int = 0
+) -> list[float] | None:
+    """95% percentile-bootstrap interval of mean pass@k, resampling problems (seeded, so the
+    same counts always give the same interval). None when some problem has fewer than k."""
+    if not counts or any(n < k for n, _ in counts):
+        return None
+    import numpy as np
+
+    values = np.array([pass_at_k(n, c, k) for n, c in counts])
+    rng = np.random.default_rng(seed)
+    idx = rng.integers(0, len(values), size=(resamples, len(values)))
+    means = values[idx].mean(axis=1)
+    low, high = np.percentile(means, [2.5, 97.5])
+    return [round(float(low), 4), round(float(high), 4)]
+
+
+def pass_at_ks_with_ci(counts: list[tuple[int, int]]) -> dict[str, list[float]]:
+    """The bootstrap interval of every pass@k that :func:`pass_at_ks` reports."""
+    out = {}
+    for key in pass_at_ks(counts):
+        ci = pass_at_k_interval(counts, int(key.removeprefix("pass@")))
+        if ci is not None:
+            out[key] = ci
+    return out

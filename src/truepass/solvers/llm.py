@@ -19,6 +19,7 @@ from truepass.patches.apply import Answer, apply_to_sample
 from truepass.patches.parse import parse_response
 from truepass.prompts import build_repair_messages, truncate_middle
 from truepass.solvers.base import SolveContext
+from truepass.suites.codegen import CodegenSample
 from truepass.suites.schema import RepairSample
 from truepass.usage import Usage
 
@@ -71,6 +72,10 @@ class LLMSolver:
 
     def solve(self, sample: RepairSample, attempt: int, ctx: SolveContext) -> Answer | None:
         """One attempt: prompt, parse, and for ``feedback`` test and retry up to ``rounds``."""
+        if isinstance(sample, CodegenSample):
+            from truepass.solvers.llm_codegen import solve_codegen
+
+            return solve_codegen(self, sample, attempt)
         s = self.settings
         params = self._params(attempt)
         budget = min(MAX_PROMPT_TOKENS, self.model.context_window - s.max_tokens - PROMPT_MARGIN)

@@ -1,9 +1,11 @@
-"""Reference solvers: ``oracle`` applies the suite's fix, ``noop`` changes nothing."""
+"""Reference solvers: ``oracle`` applies the suite's fix (codegen: submits the canonical
+solution), ``noop`` changes nothing (codegen: submits the prompt alone)."""
 
 from __future__ import annotations
 
 from truepass.patches.apply import Answer
 from truepass.solvers.base import SolveContext
+from truepass.suites.codegen import SOLUTION_FILE, CodegenSample
 from truepass.suites.schema import RepairSample
 
 
@@ -16,6 +18,8 @@ class OracleSolver:
         return 1
 
     def solve(self, sample: RepairSample, attempt: int, ctx: SolveContext) -> Answer | None:
+        if isinstance(sample, CodegenSample):
+            return Answer(files={SOLUTION_FILE: sample.reference_code}, patch_id="canonical")
         return Answer(diff=sample.fix, patch_id="reference-fix")
 
 
@@ -28,4 +32,6 @@ class NoopSolver:
         return 1
 
     def solve(self, sample: RepairSample, attempt: int, ctx: SolveContext) -> Answer | None:
+        if isinstance(sample, CodegenSample):  # the prompt alone: a body-less function
+            return Answer(files={SOLUTION_FILE: sample.prompt}, patch_id="noop")
         return Answer(diff="", patch_id="noop")

@@ -316,6 +316,8 @@ class TemplateSolver:
         self.candidate_timeout_s = candidate_timeout_s
         self.per_operator = per_operator
 
+    families = ("repair",)  # a repair tool: runs refuse it on other task families
+
     def attempts(self, sample: RepairSample) -> int:
         """One attempt: the search is deterministic."""
         return 1

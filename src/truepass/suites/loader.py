@@ -12,7 +12,14 @@ from pathlib import Path
 from pydantic import ValidationError
 
 from truepass.errors import SuiteError
+from truepass.suites.codegen import CodegenSample
 from truepass.suites.schema import RepairSample
+
+Sample = RepairSample | CodegenSample
+FAMILIES: dict[str, type[RepairSample] | type[CodegenSample]] = {
+    "repair": RepairSample,
+    "codegen": CodegenSample,
+}
 
 MAX_REPORTED_PROBLEMS = 20
 
@@ -26,10 +33,10 @@ class Suite:
     description: str
     path: Path
     content_hash: str
-    samples: list[RepairSample] = field(repr=False)
+    samples: list[Sample] = field(repr=False)
     family: str = "repair"
 
-    def sample(self, sample_id: str) -> RepairSample:
+    def sample(self, sample_id: str) -> Sample:
         """The sample with this id (KeyError if absent)."""
         for s in self.samples:
             if s.id == sample_id:
@@ -61,6 +68,12 @@ def load_suite(ref: str | Path) -> Suite:
         if fmt in adapters():
             return load_adapted(fmt, Path(rest))
     path = Path(ref)
+    if not path.exists() and str(ref) not in bundled_suites():
+        from truepass.suites.adapters import default_sources
+
+        source = default_sources().get(str(ref))
+        if source is not None:
+            return load_adapted(str(ref), source())
     if not path.exists() and str(ref) in bundled_suites():
         path = bundled_dir() / str(ref)
     if not path.exists():
@@ -86,7 +99,13 @@ def load_suite(ref: str | Path) -> Suite:
         path=path,
         content_hash=hashlib.sha256(raw).hexdigest(),
         samples=samples,
+        family=family_of(samples),
     )
+
+
+def family_of(samples: list[Sample]) -> str:
+    """The task family of a suite's samples (``repair`` or ``codegen``)."""
+    return "codegen" if samples and isinstance(samples[0], CodegenSample) else "repair"
 
 
 def _read_toml(toml_path: Path, default_name: str) -> tuple[str, str, str]:
@@ -106,10 +125,14 @@ def _read_toml(toml_path: Path, default_name: str) -> tuple[str, str, str]:
     )
 
 
-def parse_jsonl(raw: bytes, path: Path) -> list[RepairSample]:
-    """Parse and validate suite lines; collect every problem before raising."""
+def parse_jsonl(raw: bytes, path: Path) -> list[Sample]:
+    """Parse and validate suite lines; collect every problem before raising.
+
+    A line's ``family`` field (absent: ``repair``) picks its schema; a suite holds one family.
+    """
     problems: list[str] = []
-    samples: list[RepairSample] = []
+    samples: list[Sample] = []
+    first_family: tuple[str, int] | None = None
     seen: dict[str, int] = {}
     try:
         text = raw.decode("utf-8")
@@ -127,8 +150,23 @@ def parse_jsonl(raw: bytes, path: Path) -> list[RepairSample]:
         if not isinstance(obj, dict):
             problems.append(f"{where}: each line must be a JSON object")
             continue
+        family = obj.get("family", "repair")
+        if family not in FAMILIES:
+            known = ", ".join(sorted(FAMILIES))
+            problems.append(f"{where}: field 'family': unknown family {family!r} (known: {known})")
+            continue
+        if first_family is None:
+            first_family = (family, lineno)
+        elif family != first_family[0]:
+            problems.append(
+                f"{where}: field 'family': {family!r}, but line {first_family[1]} is "
+                f"{first_family[0]!r}; a suite holds one family"
+            )
+            continue
+        if family == "repair":
+            obj = {k: v for k, v in obj.items() if k != "family"}
         try:
-            sample = RepairSample.model_validate(obj)
+            sample = FAMILIES[family].model_validate(obj)
         except ValidationError as exc:
             problems.extend(describe_validation_error(exc, where))
             continue
@@ -184,6 +222,7 @@ def load_adapted(fmt: str, path: Path) -> Suite:
         path=path,
         content_hash=hashlib.sha256(source).hexdigest(),
         samples=samples,
+        family=family_of(samples),
     )
 
 

@@ -10,14 +10,31 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
+from truepass.suites.codegen import CodegenSample
 from truepass.suites.schema import RepairSample
 
-Adapter = Callable[[Path], tuple[list[RepairSample], bytes]]
+Adapter = Callable[[Path], tuple[list[RepairSample], bytes]] | Callable[
+    [Path], tuple[list[CodegenSample], bytes]
+]
 
 
 def adapters() -> dict[str, Adapter]:
     """Known formats (imported lazily)."""
+    from truepass.suites.adapters.humaneval import load_humaneval
     from truepass.suites.adapters.humanevalfix import load_humanevalfix
     from truepass.suites.adapters.quixbugs import load_quixbugs
+    from truepass.suites.adapters.swebench import load_swebench
 
-    return {"quixbugs": load_quixbugs, "humanevalfix": load_humanevalfix}
+    return {
+        "quixbugs": load_quixbugs,
+        "humanevalfix": load_humanevalfix,
+        "humaneval": load_humaneval,
+        "swebench": load_swebench,
+    }
+
+
+def default_sources() -> dict[str, Callable[[], Path]]:
+    """Formats usable without a path (``--suite humaneval``): where their data comes from."""
+    from truepass.suites.adapters.humaneval import bundled_humaneval
+
+    return {"humaneval": bundled_humaneval}

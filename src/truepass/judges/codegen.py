@@ -1,0 +1,204 @@
+"""The codegen judge: call the candidate's function on every case in the warm sandbox pool, and
+decide here, in the trusted process, from the plain values it returned.
+
+Expected values come from the case (``expected``) or from the canonical solution, run once per
+sample in the same pool when the sample is checked (the EvalPlus way). Per-case timeouts scale with
+the canonical solution's measured time, with a floor (:func:`truepass.sandbox.pool.scaled_timeout`).
+"""
+
+from __future__ import annotations
+
+import ast
+import time
+
+from pydantic import BaseModel, Field
+
+from truepass.errors import SandboxError
+from truepass.judges.repair import PhaseResult, Verdict
+from truepass.patches.apply import Answer
+from truepass.sandbox.pool import Case, CheckResult, ExecPool, scaled_timeout
+from truepass.suites.codegen import SOLUTION_FILE, CodegenCase, CodegenSample
+from truepass.suites.literals import LiteralError, format_literal, parse_literal
+
+CHECK_TIMEOUT_S = 20.0  # per case, for the canonical solution while its time is measured
+
+
+class CodegenCheck(BaseModel):
+    """A codegen sample checked once: the canonical solution's outputs and timings per case."""
+
+    family: str = "codegen"
+    sample_id: str
+    valid: bool
+    reason: str = ""
+    tier: str = ""
+    expected: dict[str, list[str]] = Field(
+        default_factory=dict, description="per phase, the expected value of each case (literal)"
+    )
+    timeouts: dict[str, list[float]] = Field(default_factory=dict)
+
+
+class CodegenJudgement(BaseModel):
+    verdict: Verdict
+    details: str = ""
+    visible: PhaseResult | None = None
+    hidden: PhaseResult | None = None
+    code: str = ""
+    failed_case: dict[str, object] | None = Field(
+        None, description="the first failing case: phase, index, args, expected, got, error"
+    )
+    tier: str = ""
+    infra_retries: int = 0
+    duration_s: float = 0.0
+
+
+def _phases(sample: CodegenSample) -> dict[str, list[CodegenCase]]:
+    phases = {"visible": sample.tests.visible}
+    if sample.tests.hidden:
+        phases["hidden"] = sample.tests.hidden
+    return phases
+
+
+def check_codegen(sample: CodegenSample, pool: ExecPool) -> CodegenCheck:
+    """Run the canonical solution on every case: it must return the stated expected values,
+    and where none is stated its output becomes the expected value."""
+    check = CodegenCheck(sample_id=sample.id, valid=True, tier=pool.tier)
+    for phase, cases in _phases(sample).items():
+        try:
+            result = pool.check(
+                sample.reference_code,
+                sample.entry_point,
+                [Case(args=c.arguments(), expected=None, timeout_s=CHECK_TIMEOUT_S) for c in cases],
+                stop_on_first_failure=False,
+                compare=False,
+            )
+        except SandboxError as exc:
+            return check.model_copy(update={"valid": False, "reason": f"infra-error: {exc}"})
+        if result.status == "broken":
+            return _invalid(check, f"canonical solution does not load: {result.error}")
+        expected: list[str] = []
+        timeouts: list[float] = []
+        for case, got in zip(cases, result.cases, strict=True):
+            where = f"{phase} case {got.index} ({case.args[:80]})"
+            if got.status != "pass":
+                return _invalid(check, f"canonical solution {got.status} on {where}: {got.error}")
+            try:
+                value = parse_literal(got.got_repr)
+            except LiteralError:
+                return _invalid(check, f"canonical solution returns a non-plain value on {where}")
+            if case.expected is not None and not pool.same(
+                parse_literal(case.expected), value, atol=sample.atol
+            ):
+                return _invalid(
+                    check, f"canonical solution returns {got.got_repr[:80]} on {where}, "
+                    f"the case expects {case.expected[:80]}"
+                )  # fmt: skip
+            expected.append(case.expected if case.expected is not None else format_literal(value))
+            timeouts.append(scaled_timeout(got.duration_s))
+        check.expected[phase] = expected
+        check.timeouts[phase] = timeouts
+    return check
+
+
+def _invalid(check: CodegenCheck, reason: str) -> CodegenCheck:
+    return check.model_copy(update={"valid": False, "reason": reason})
+
+
+def candidate_code(answer: Answer) -> str | None:
+    """The module a codegen answer submits (``files["solution.py"]``)."""
+    if answer.files and SOLUTION_FILE in answer.files:
+        return answer.files[SOLUTION_FILE]
+    return None
+
+
+def judge_codegen(
+    sample: CodegenSample, answer: Answer | None, check: CodegenCheck, pool: ExecPool
+) -> CodegenJudgement:
+    """Judge one attempt: visible cases, then (if they all pass) hidden cases."""
+    started = time.monotonic()
+    result = _judge(sample, answer, check, pool)
+    result.duration_s = round(time.monotonic() - started, 3)
+    return result
+
+
+def _judge(
+    sample: CodegenSample, answer: Answer | None, check: CodegenCheck, pool: ExecPool
+) -> CodegenJudgement:
+    if not check.valid:
+        return CodegenJudgement(verdict=Verdict.INVALID_SAMPLE, details=check.reason)
+    code = candidate_code(answer) if answer and not answer.no_patch else None
+    if code is None:
+        why = str(answer.meta.get("parse_detail", "")) if answer else ""
+        return CodegenJudgement(verdict=Verdict.NO_PATCH, details=why or "no code in the answer")
+    out = CodegenJudgement(verdict=Verdict.FAILS_VISIBLE, code=code, tier=pool.tier)
+    try:
+        ast.parse(code)
+    except SyntaxError as exc:
+        out.verdict, out.details = Verdict.BROKEN, f"syntax error line {exc.lineno}: {exc.msg}"
+        return out
+    for phase, cases in _phases(sample).items():
+        try:
+            result = _run_phase(sample, code, check, phase, pool, out)
+        except SandboxError as exc:
+            out.verdict, out.details = Verdict.INFRA_ERROR, str(exc)
+            return out
+        counts = _counts(result, len(cases))
+        setattr(out, phase, counts)
+        if result.status == "broken":
+            out.verdict, out.details = Verdict.BROKEN, result.error or "does not load"
+            return out
+        if not counts.ok:
+            bad = next(c for c in result.cases if c.status != "pass")
+            out.failed_case = {
+                "phase": phase,
+                "index": bad.index,
+                "args": cases[bad.index].args,
+                "expected": bad.expected_repr,
+                "got": bad.got_repr,
+                "error": bad.error,
+                "status": bad.status,
+            }
+            out.details = f"{phase} case {bad.index} {bad.status}"
+            if bad.status == "timeout":
+                out.verdict = Verdict.TIMEOUT
+            elif phase == "hidden":
+                out.verdict = Verdict.OVERFIT
+            return out
+    out.verdict = Verdict.CORRECT if sample.tests.hidden else Verdict.PLAUSIBLE
+    return out
+
+
+def _run_phase(
+    sample: CodegenSample,
+    code: str,
+    check: CodegenCheck,
+    phase: str,
+    pool: ExecPool,
+    out: CodegenJudgement,
+) -> CheckResult:
+    cases = [
+        Case(args=c.arguments(), expected=parse_literal(exp), timeout_s=t)
+        for c, exp, t in zip(
+            _phases(sample)[phase], check.expected[phase], check.timeouts[phase], strict=True
+        )
+    ]
+    for attempt in range(2):
+        try:
+            return pool.check(code, sample.entry_point, cases, atol=sample.atol)
+        except SandboxError:
+            if attempt:
+                raise
+            out.infra_retries += 1
+    raise AssertionError("unreachable")
+
+
+def _counts(result: CheckResult, expected: int) -> PhaseResult:
+    passed = sum(c.status == "pass" for c in result.cases)
+    failing = [f"case {c.index}" for c in result.cases if c.status != "pass"]
+    return PhaseResult(
+        expected=expected,
+        passed=passed,
+        failed=len(failing),
+        missing=expected - len(result.cases),
+        ok=passed == expected and result.status == "pass",
+        failing=failing[:20],
+    )
