@@ -5,7 +5,7 @@ from __future__ import annotations
 from rich import box
 from rich.table import Table
 
-from truepass.analysis.summary import Summary
+from truepass.analysis.summary import SolverSummary, Summary
 from truepass.cli.common import out_console
 
 
@@ -45,9 +45,8 @@ def print_summary(summary: Summary) -> None:
     _print_usage(summary)
     _print_patches(summary)
     for s in summary.solvers:
-        if len(s.pass_at_k) > 1:
-            out_console.print(f"{s.solver}: " + ", ".join(f"{k} {v:.3f}" for k, v in
-                                                         s.pass_at_k.items()))  # fmt: skip
+        if len(s.pass_at_k) > 1 or s.pass_at_k_visible != s.pass_at_k:
+            out_console.print(f"{s.solver}: {_pass_at_k(s)}")
         if s.overall.flagged_correct:
             out_console.print(f"{s.solver}: {s.overall.flagged_correct} correct verdicts carry a "
                               "fake-fix flag and are not counted as correct")  # fmt: skip
@@ -60,6 +59,19 @@ def print_summary(summary: Summary) -> None:
         if s.infra_errors:
             out_console.print(f"[yellow]{s.solver}: {len(s.infra_errors)} infra errors (not "
                               "counted; rerun the same command to retry them)[/]")  # fmt: skip
+
+
+def _pass_at_k(s: SolverSummary) -> str:
+    """``pass@1 0.750 [0.62–0.86] (visible only 0.900)``: correct, then visible tests only."""
+    parts = []
+    for key, value in s.pass_at_k.items():
+        ci = s.pass_at_k_ci.get(key)
+        text = f"{key} {value:.3f}" + (f" [{ci[0]:.2f}–{ci[1]:.2f}]" if ci else "")
+        visible = s.pass_at_k_visible.get(key)
+        if visible is not None and visible != value:
+            text += f" (visible only {visible:.3f})"
+        parts.append(text)
+    return ", ".join(parts)
 
 
 def _print_usage(summary: Summary) -> None:

@@ -16,7 +16,8 @@ from pydantic import BaseModel, Field
 from truepass.errors import SandboxError
 from truepass.judges.repair import PhaseResult, Verdict
 from truepass.patches.apply import Answer
-from truepass.sandbox.pool import Case, CheckResult, ExecPool, scaled_timeout
+from truepass.sandbox.plainvalues import plain_equal
+from truepass.sandbox.pool import Case, CheckResult, ExecPool, calibrate
 from truepass.suites.codegen import SOLUTION_FILE, CodegenCase, CodegenSample
 from truepass.suites.literals import LiteralError, format_literal, parse_literal
 
@@ -59,44 +60,45 @@ def _phases(sample: CodegenSample) -> dict[str, list[CodegenCase]]:
 
 
 def check_codegen(sample: CodegenSample, pool: ExecPool) -> CodegenCheck:
-    """Run the canonical solution on every case: it must return the stated expected values,
-    and where none is stated its output becomes the expected value."""
-    check = CodegenCheck(sample_id=sample.id, valid=True, tier=pool.tier)
+    """Run the canonical solution on every case (three times, for its median time): it must
+    return the stated expected values, and where none is stated its output becomes the
+    expected value. Timeouts: 4x its median time per case, at least 1 s."""
+    check = CodegenCheck(sample_id=sample.id, valid=True, tier=pool.sandbox)
     for phase, cases in _phases(sample).items():
         try:
-            result = pool.check(
+            cal = calibrate(
+                pool,
                 sample.reference_code,
                 sample.entry_point,
-                [Case(args=c.arguments(), expected=None, timeout_s=CHECK_TIMEOUT_S) for c in cases],
-                stop_on_first_failure=False,
-                compare=False,
+                [c.arguments() for c in cases],
+                measure_timeout_s=CHECK_TIMEOUT_S,
             )
         except SandboxError as exc:
-            return check.model_copy(update={"valid": False, "reason": f"infra-error: {exc}"})
-        if result.status == "broken":
-            return _invalid(check, f"canonical solution does not load: {result.error}")
+            return _invalid(check, f"infra-error: {exc}")
+        except ValueError as exc:
+            return _invalid(check, f"{phase} cases: {exc}")
         expected: list[str] = []
-        timeouts: list[float] = []
-        for case, got in zip(cases, result.cases, strict=True):
-            where = f"{phase} case {got.index} ({case.args[:80]})"
-            if got.status != "pass":
-                return _invalid(check, f"canonical solution {got.status} on {where}: {got.error}")
+        for index, (case, value) in enumerate(zip(cases, cal.outputs, strict=True)):
+            where = f"{phase} case {index} ({case.args[:80]})"
+            if case.expected is not None and not same(sample, parse_literal(case.expected), value):
+                return _invalid(
+                    check, f"canonical solution returns {format_literal(value)[:80]} on "
+                    f"{where}; the case expects {case.expected[:80]}"
+                )  # fmt: skip
             try:
-                value = parse_literal(got.got_repr)
+                expected.append(case.expected or format_literal(value))
             except LiteralError:
                 return _invalid(check, f"canonical solution returns a non-plain value on {where}")
-            if case.expected is not None and not pool.same(
-                parse_literal(case.expected), value, atol=sample.atol
-            ):
-                return _invalid(
-                    check, f"canonical solution returns {got.got_repr[:80]} on {where}, "
-                    f"the case expects {case.expected[:80]}"
-                )  # fmt: skip
-            expected.append(case.expected if case.expected is not None else format_literal(value))
-            timeouts.append(scaled_timeout(got.duration_s))
         check.expected[phase] = expected
-        check.timeouts[phase] = timeouts
+        check.timeouts[phase] = [round(t, 4) for t in cal.timeouts_s]
     return check
+
+
+def same(sample: CodegenSample, expected: object, got: object) -> bool:
+    """The comparison of codegen verdicts: types checked (a bool is not an int, a tuple is
+    not a list), floats within the sample's ``atol``; an int equals a float of the same value
+    (as ``==`` in HumanEval's own tests)."""
+    return plain_equal(expected, got, atol=sample.atol, int_is_float=True)
 
 
 def _invalid(check: CodegenCheck, reason: str) -> CodegenCheck:
@@ -129,7 +131,7 @@ def _judge(
     if code is None:
         why = str(answer.meta.get("parse_detail", "")) if answer else ""
         return CodegenJudgement(verdict=Verdict.NO_PATCH, details=why or "no code in the answer")
-    out = CodegenJudgement(verdict=Verdict.FAILS_VISIBLE, code=code, tier=pool.tier)
+    out = CodegenJudgement(verdict=Verdict.FAILS_VISIBLE, code=code, tier=pool.sandbox)
     try:
         ast.parse(code)
     except SyntaxError as exc:
@@ -183,7 +185,7 @@ def _run_phase(
     ]
     for attempt in range(2):
         try:
-            return pool.check(code, sample.entry_point, cases, atol=sample.atol)
+            return pool.check(code, sample.entry_point, cases, atol=sample.atol, int_is_float=True)
         except SandboxError:
             if attempt:
                 raise

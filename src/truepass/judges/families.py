@@ -7,6 +7,7 @@ resources its judge needs (the codegen family's warm sandbox pool), opened and c
 
 from __future__ import annotations
 
+import threading
 from typing import Any, Protocol
 
 from pydantic import BaseModel
@@ -77,13 +78,18 @@ class CodegenFamily:
     def __init__(self, workers: int) -> None:
         self.workers = workers
         self._pool: Any = None
+        self._lock = threading.Lock()
 
     def pool(self, config: JudgeConfig) -> Any:
-        if self._pool is None:
-            from truepass.sandbox.pool import ExecPool
+        with self._lock:
+            return self._open(config)
 
-            self._pool = ExecPool(workers=self.workers, memory_mb=config.limits.memory_mb)
-            self._pool.__enter__()
+    def _open(self, config: JudgeConfig) -> Any:
+        if self._pool is None:
+            from truepass.sandbox.pool import ExecLimits, ExecPool
+
+            limits = ExecLimits(memory_mb=config.limits.memory_mb)
+            self._pool = ExecPool(workers=self.workers, limits=limits)
         return self._pool
 
     def check(self, sample: Any, config: JudgeConfig) -> BaseModel:
@@ -117,7 +123,7 @@ class CodegenFamily:
 
     def close(self) -> None:
         if self._pool is not None:
-            self._pool.__exit__(None, None, None)
+            self._pool.close()
             self._pool = None
 
 
@@ -126,4 +132,3 @@ def family_for(name: str, *, workers: int = 2) -> RepairFamily | CodegenFamily:
     if name == "codegen":
         return CodegenFamily(workers)
     return RepairFamily()
-

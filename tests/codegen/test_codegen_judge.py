@@ -1,0 +1,137 @@
+"""The codegen judge through the real warm sandbox pool, and `--suite humaneval` end to end."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from truepass.judges.codegen import check_codegen, judge_codegen
+from truepass.judges.repair import Verdict
+from truepass.patches.apply import Answer
+from truepass.runner import run
+from truepass.sandbox.pool import ExecPool
+from truepass.solvers import make_solvers
+from truepass.suites.codegen import CodegenSample
+from truepass.suites.loader import load_suite
+
+PROMPT = 'def clamp(x: int, low: int, high: int) -> int:\n    """x limited to [low, high]."""\n'
+CANONICAL = "    return max(low, min(x, high))\n"
+
+
+def sample(**over: object) -> CodegenSample:
+    data: dict[str, object] = {
+        "family": "codegen",
+        "id": "clamp",
+        "prompt": PROMPT,
+        "entry_point": "clamp",
+        "canonical_solution": CANONICAL,
+        "tests": {
+            "visible": [{"args": "5, 0, 10"}, {"args": "-1, 0, 10", "expected": "0"}],
+            "hidden": [{"args": "11, 0, 10"}, {"args": "3, 3, 3"}],
+        },
+        "source": "written for truepass tests",
+        "leakage": "private",
+    }
+    data.update(over)
+    return CodegenSample.model_validate(data)
+
+
+@pytest.fixture(scope="module")
+def pool() -> ExecPool:  # type: ignore[misc]
+    with ExecPool(workers=2) as p:
+        yield p
+
+
+def answer(body: str, head: str = PROMPT) -> Answer:
+    return Answer(files={"solution.py": head + body})
+
+
+@pytest.mark.parametrize(
+    ("body", "verdict"),
+    [
+        (CANONICAL, Verdict.CORRECT),
+        ("    return x\n", Verdict.FAILS_VISIBLE),
+        ("    return max(low, x)\n", Verdict.OVERFIT),  # passes visible, fails 11 -> 10
+        ("    return max(low, min(x, high)\n", Verdict.BROKEN),
+        ("    raise ImportError('x')\n", Verdict.FAILS_VISIBLE),
+        ("    while True:\n        pass\n", Verdict.TIMEOUT),
+    ],
+)
+def test_verdicts(pool: ExecPool, body: str, verdict: Verdict) -> None:
+    s = sample()
+    check = check_codegen(s, pool)
+    assert check.valid, check.reason
+    assert check.expected["visible"] == ["5", "0"] and check.expected["hidden"] == ["10", "3"]
+    assert all(t >= 1.0 for t in check.timeouts["visible"])
+    got = judge_codegen(s, answer(body), check, pool)
+    assert got.verdict == verdict, got.details
+
+
+def test_failing_case_is_reported(pool: ExecPool) -> None:
+    s = sample()
+    got = judge_codegen(s, answer("    return x\n"), check_codegen(s, pool), pool)
+    assert got.failed_case is not None
+    assert got.failed_case["args"] == "-1, 0, 10"
+    assert got.failed_case["expected"] == "0" and got.failed_case["got"] == "-1"
+    assert got.visible is not None and got.visible.passed == 1 and not got.visible.ok
+
+
+def test_candidate_equality_tricks_fail(pool: ExecPool) -> None:
+    s = sample()
+    check = check_codegen(s, pool)
+    always_equal = (
+        "class Anything(int):\n    def __eq__(self, other):\n        return True\n"
+        "    __hash__ = int.__hash__\n\n\n"
+    )
+    got = judge_codegen(s, answer("    return Anything(0)\n", always_equal + PROMPT), check, pool)
+    assert got.verdict == Verdict.FAILS_VISIBLE
+    as_bool = judge_codegen(s, answer("    return x > 0\n"), check, pool)
+    assert as_bool.verdict == Verdict.FAILS_VISIBLE  # True is not 5
+
+
+def test_wrong_expected_value_makes_the_sample_invalid(pool: ExecPool) -> None:
+    bad = sample(tests={"visible": [{"args": "5, 0, 10", "expected": "6"}]})
+    check = check_codegen(bad, pool)
+    assert not check.valid and "expects 6" in check.reason
+    assert judge_codegen(bad, answer(CANONICAL), check, pool).verdict == Verdict.INVALID_SAMPLE
+
+
+def test_no_code_is_no_patch(pool: ExecPool) -> None:
+    s = sample()
+    check = check_codegen(s, pool)
+    got = judge_codegen(s, Answer(no_patch=True, meta={"parse_detail": "nothing"}), check, pool)
+    assert got.verdict == Verdict.NO_PATCH and got.details == "nothing"
+
+
+def test_run_with_replayed_answers(tmp_path: Path) -> None:
+    suite_file = tmp_path / "suite.jsonl"
+    suite_file.write_text(json.dumps(sample().model_dump(exclude_none=True)) + "\n")
+    patches = tmp_path / "answers.jsonl"
+    patches.write_text(
+        json.dumps({"sample_id": "clamp", "files": {"solution.py": PROMPT + "    return x\n"}})
+        + "\n"
+    )
+    suite = load_suite(suite_file)
+    solvers = make_solvers(["oracle", "noop", f"replay:{patches}"], {"clamp"})
+    result = run(suite, solvers, tmp_path / "out")
+    verdicts = {s.solver: s.overall.verdicts for s in result.summary.solvers}
+    assert verdicts["oracle"] == {"correct": 1}
+    assert verdicts["noop"] == {"fails-visible": 1}
+    assert verdicts[f"replay:{patches}"] == {"fails-visible": 1}
+    lines = (tmp_path / "out" / "results.jsonl").read_text().splitlines()
+    replayed = next(json.loads(x) for x in lines if json.loads(x)["solver"].startswith("replay"))
+    assert replayed["failed_case"]["got"] == "-1"
+
+
+@pytest.mark.slow
+def test_humaneval_oracle_passes_all_and_noop_none(tmp_path: Path) -> None:
+    suite = load_suite("humaneval")
+    assert suite.family == "codegen" and len(suite.samples) == 164
+    result = run(suite, make_solvers(["oracle", "noop"]), tmp_path / "he")
+    by = {s.solver: s for s in result.summary.solvers}
+    assert by["oracle"].overall.verdicts == {"plausible": 164}
+    assert by["oracle"].pass_at_k_visible == {"pass@1": 1.0}
+    assert by["noop"].overall.plausible == 0
+    assert by["noop"].pass_at_k_visible == {"pass@1": 0.0}
