@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from pathlib import PurePosixPath
 from typing import Literal
 
@@ -47,11 +48,39 @@ class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
 
+class ExpectedTests(_Strict):
+    """Test ids a phase must pass, when not every collected test counts (e.g. SWE-bench's
+    ``FAIL_TO_PASS``): pytest node ids, matched with the reported ids in ``check_sample`` (see
+    :mod:`truepass.suites.adapters.testids`); an id the reference fix run does not report makes
+    the sample invalid. A phase without a list expects every test it collects."""
+
+    visible: list[str] | None = None
+    hidden: list[str] | None = None
+
+    @field_validator("visible", "hidden")
+    @classmethod
+    def _ids(cls, v: list[str] | None) -> list[str] | None:
+        if v is None:
+            return v
+        if not v:
+            raise ValueError("must name at least one test id (omit it to expect every test)")
+        if any(not t.strip() for t in v):
+            raise ValueError("test ids must not be empty")
+        dup = sorted(t for t, n in Counter(v).items() if n > 1)
+        if dup:
+            raise ValueError(f"duplicate test ids: {dup[:5]}")
+        return v
+
+
 class Tests(_Strict):
-    """Test files by relative path; ``hidden`` may be empty (a passing patch is ``plausible``)."""
+    """Test files by relative path; ``hidden`` may be empty (a passing patch is ``plausible``).
+
+    ``expected`` optionally narrows, per phase, which tests must pass (see :class:`ExpectedTests`).
+    """
 
     visible: dict[str, str]
     hidden: dict[str, str] = Field(default_factory=dict)
+    expected: ExpectedTests | None = None
 
     @field_validator("visible", "hidden")
     @classmethod
@@ -64,6 +93,12 @@ class Tests(_Strict):
         if not v:
             raise ValueError("at least one visible test file is required")
         return v
+
+    @model_validator(mode="after")
+    def _expected_phases(self) -> Tests:
+        if self.expected is not None and self.expected.hidden is not None and not self.hidden:
+            raise ValueError("'expected.hidden' names tests, but there are no hidden test files")
+        return self
 
 
 class FaultLocation(_Strict):

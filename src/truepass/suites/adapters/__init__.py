@@ -13,9 +13,10 @@ from pathlib import Path
 from truepass.suites.codegen import CodegenSample
 from truepass.suites.schema import RepairSample
 
-Adapter = Callable[[Path], tuple[list[RepairSample], bytes]] | Callable[
-    [Path], tuple[list[CodegenSample], bytes]
-]
+Adapter = (
+    Callable[[Path], tuple[list[RepairSample], bytes]]
+    | Callable[[Path], tuple[list[CodegenSample], bytes]]
+)
 
 
 def adapters() -> dict[str, Adapter]:
