@@ -74,8 +74,11 @@ def obfuscate_sample(sample: RepairSample, seed: int = 0) -> RepairSample:
     ``meta["transform"]`` records ``"obfuscate"`` with the seed and the number of renamed
     identifiers and files (never the names themselves: they would leak the original). A sample
     that cannot be obfuscated safely (code that does not parse, a fix that does not apply, a fix
-    that only touched comments) is returned unchanged but for a note in ``meta["transform"]``.
+    that only touched comments) is returned unchanged but for a note in ``meta["transform"]``;
+    so is a sample with ``tests.expected`` (its test ids would not follow renamed tests).
     """
+    if sample.tests.expected is not None:
+        return _skipped(sample, "its expected test ids would not follow renamed tests")
     try:
         fixed = apply_diff(sample.files, sample.fix)
         overfit = apply_diff(sample.files, sample.known_overfit) if sample.known_overfit else None
