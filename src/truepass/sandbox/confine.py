@@ -1,0 +1,290 @@
+"""Confining one check's child inside the sandbox: rlimits, Landlock and a seccomp filter.
+
+Standard library only (ctypes): this file is shipped into the sandbox next to ``worker.py``.
+The worker prepares everything once, at start (:func:`prepare`): a Landlock ruleset fd and a
+seccomp BPF program exported by libseccomp. Each forked child then only applies them
+(:func:`apply`), which costs a handful of system calls.
+
+Landlock (kernel ABI 1+), when the kernel has it:
+  * files: read-only everywhere (no execute), read-write only beneath the scratch directory (the
+    worker wipes it after every check) and on ``/dev/null``;
+  * network (ABI 4+): no TCP bind or connect;
+  * scopes (ABI 6+): no signals to processes outside the child (the worker), no abstract unix
+    sockets; and, in any ABI, no ptrace or ``/proc/PID/mem|fd`` access to the worker.
+seccomp (libseccomp2 through ctypes), when the library loads: these system calls fail with EPERM
+(``clone3`` with ENOSYS, so that threads fall back to ``clone``): new processes (fork, vfork,
+clone without CLONE_THREAD), execve, sockets, ptrace and cross-process memory access, signals
+to other processes, System V / POSIX IPC and keyrings (they would outlive the check), mounts and
+namespaces, io_uring, bpf, perf events, userfaultfd. Threads stay allowed; the worker's cgroup
+caps their number. Without seccomp, RLIMIT_NPROC=0 forbids new processes and threads instead.
+
+Between checks the worker kills every other process of its sandbox (:func:`kill_others`) and
+empties the writable directories (:func:`empty_dirs`).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import ctypes.util
+import errno
+import os
+import resource
+import signal
+import stat
+
+_libc = ctypes.CDLL(None, use_errno=True)
+_libc.syscall.restype = ctypes.c_long
+_libc.prctl.argtypes = [ctypes.c_int] + [ctypes.c_ulong] * 4
+
+PR_SET_DUMPABLE, PR_SET_NO_NEW_PRIVS, PR_SET_SECCOMP, SECCOMP_MODE_FILTER = 4, 38, 22, 2
+_LANDLOCK_CREATE, _LANDLOCK_ADD, _LANDLOCK_RESTRICT = 444, 445, 446  # same on every arch
+_FS_READ = (1 << 2) | (1 << 3)  # READ_FILE | READ_DIR
+_FS_FILE = (1 << 1) | (1 << 2)  # WRITE_FILE | READ_FILE
+_FS_BITS = {1: 13, 2: 14, 3: 15, 4: 15, 5: 16}  # number of fs access bits per ABI
+_TRUNCATE = 1 << 14
+CLONE_THREAD = 0x10000
+
+DENIED = (
+    "fork", "vfork", "execve", "execveat", "socket", "socketpair", "ptrace",
+    "process_vm_readv", "process_vm_writev", "kill", "tkill", "tgkill", "rt_sigqueueinfo",
+    "rt_tgsigqueueinfo", "pidfd_open", "pidfd_getfd", "pidfd_send_signal", "shmget", "shmat",
+    "shmctl", "msgget", "msgsnd", "msgrcv", "msgctl", "semget", "semop", "semtimedop", "semctl",
+    "mq_open", "mq_unlink", "mq_timedsend", "add_key", "request_key", "keyctl", "mount",
+    "umount2", "pivot_root", "chroot", "unshare", "setns", "bpf", "perf_event_open",
+    "userfaultfd", "io_uring_setup", "io_uring_enter", "io_uring_register", "kcmp",
+    "open_by_handle_at", "name_to_handle_at", "fanotify_init", "mount_setattr", "fsopen",
+    "fsmount", "fspick", "open_tree", "move_mount", "personality", "acct", "swapon", "reboot",
+)  # fmt: skip
+
+
+def set_dumpable(flag: bool) -> None:
+    """PR_SET_DUMPABLE: a non-dumpable process's /proc files belong to root and it cannot be
+    ptraced by its own uid (a child cannot reopen the worker's pipes via /proc/PID/fd)."""
+    if _libc.prctl(PR_SET_DUMPABLE, int(flag), 0, 0, 0) != 0:
+        raise OSError(ctypes.get_errno(), "prctl(PR_SET_DUMPABLE)")
+
+
+class Confinement:
+    """What the worker prepared once: a Landlock ruleset fd and a seccomp program, or why not."""
+
+    def __init__(self, scratch: str) -> None:
+        self.scratch = scratch
+        self.landlock_abi = 0
+        self.ruleset_fd = -1
+        self.seccomp: ctypes.Array[ctypes.c_char] | None = None
+        self.notes: list[str] = []
+
+    def summary(self) -> dict[str, object]:
+        """What is active, for the pool's hello message."""
+        return {"landlock": self.landlock_abi, "seccomp": self.seccomp is not None}
+
+
+def prepare(scratch: str, *, use_landlock: bool = True, use_seccomp: bool = True) -> Confinement:
+    """Build the Landlock ruleset and the seccomp program (never raises: notes say what failed)."""
+    made = Confinement(scratch)
+    if use_landlock:
+        try:
+            _prepare_landlock(made)
+        except OSError as exc:
+            made.notes.append(f"landlock unavailable: {exc}")
+    if use_seccomp:
+        try:
+            made.seccomp = _export_seccomp()
+        except OSError as exc:
+            made.notes.append(f"seccomp unavailable: {exc}")
+    return made
+
+
+def _landlock(nr: int, *args: object) -> int:
+    result = _libc.syscall(nr, *args)
+    if result < 0:
+        raise OSError(ctypes.get_errno(), f"landlock syscall {nr}")
+    return int(result)
+
+
+class _PathBeneath(ctypes.Structure):
+    _pack_ = 1
+    _fields_ = [("allowed_access", ctypes.c_uint64), ("parent_fd", ctypes.c_int32)]
+
+
+def _prepare_landlock(made: Confinement) -> None:
+    abi = _landlock(_LANDLOCK_CREATE, None, ctypes.c_size_t(0), ctypes.c_uint32(1))
+    fs_all = (1 << _FS_BITS.get(abi, 16)) - 1
+    attr = (ctypes.c_uint64 * 3)(fs_all, 0, 0)
+    size = 8
+    if abi >= 4:
+        attr[1], size = 0b11, 16  # BIND_TCP | CONNECT_TCP, no rule allows either
+    if abi >= 6:
+        attr[2], size = 0b11, 24  # SCOPE_ABSTRACT_UNIX_SOCKET | SCOPE_SIGNAL
+    fd = _landlock(_LANDLOCK_CREATE, ctypes.byref(attr), ctypes.c_size_t(size), ctypes.c_uint32(0))
+    try:
+        file_rights = _FS_FILE | (_TRUNCATE if abi >= 3 else 0)
+        for path, rights in (("/", _FS_READ), (made.scratch, fs_all), ("/dev/null", file_rights)):
+            parent = os.open(path, os.O_PATH | os.O_CLOEXEC)
+            try:
+                rule = _PathBeneath(rights, parent)
+                _landlock(_LANDLOCK_ADD, fd, 1, ctypes.byref(rule), ctypes.c_uint32(0))
+            finally:
+                os.close(parent)
+    except BaseException:
+        os.close(fd)
+        raise
+    os.set_inheritable(fd, False)
+    made.landlock_abi, made.ruleset_fd = abi, fd
+
+
+class _ArgCmp(ctypes.Structure):
+    _fields_ = [
+        ("arg", ctypes.c_uint),
+        ("op", ctypes.c_int),
+        ("datum_a", ctypes.c_uint64),
+        ("datum_b", ctypes.c_uint64),
+    ]
+
+
+def _export_seccomp() -> ctypes.Array[ctypes.c_char]:
+    name = ctypes.util.find_library("seccomp") or "libseccomp.so.2"
+    try:
+        lib = ctypes.CDLL(name, use_errno=True)
+    except OSError as exc:
+        raise OSError(errno.ENOENT, f"cannot load libseccomp ({name}): {exc}") from exc
+    lib.seccomp_init.restype = ctypes.c_void_p
+    lib.seccomp_init.argtypes = [ctypes.c_uint32]
+    lib.seccomp_rule_add_array.argtypes = [
+        ctypes.c_void_p, ctypes.c_uint32, ctypes.c_int, ctypes.c_uint, ctypes.c_void_p,
+    ]  # fmt: skip
+    lib.seccomp_syscall_resolve_name.argtypes = [ctypes.c_char_p]
+    lib.seccomp_export_bpf.argtypes = [ctypes.c_void_p, ctypes.c_int]
+    lib.seccomp_release.argtypes = [ctypes.c_void_p]
+    allow, eperm, enosys = 0x7FFF0000, 0x00050000 | errno.EPERM, 0x00050000 | errno.ENOSYS
+    ctx = lib.seccomp_init(allow)
+    if not ctx:
+        raise OSError(errno.EINVAL, "seccomp_init failed")
+    try:
+
+        def rule(action: int, syscall: str, cmp: _ArgCmp | None = None) -> None:
+            nr = lib.seccomp_syscall_resolve_name(syscall.encode())
+            if nr < 0:  # not a system call on this architecture
+                return
+            count, ref = (1, ctypes.byref(cmp)) if cmp is not None else (0, None)
+            rc = lib.seccomp_rule_add_array(ctx, action, nr, count, ref)
+            if rc < 0:
+                raise OSError(-rc, f"seccomp_rule_add({syscall})")
+
+        for syscall in DENIED:
+            rule(eperm, syscall)
+        rule(eperm, "clone", _ArgCmp(0, 7, CLONE_THREAD, 0))  # SCMP_CMP_MASKED_EQ: no thread
+        rule(enosys, "clone3")
+        read_fd, write_fd = os.pipe()
+        try:
+            rc = lib.seccomp_export_bpf(ctx, write_fd)
+            os.close(write_fd)
+            write_fd = -1
+            if rc < 0:
+                raise OSError(-rc, "seccomp_export_bpf")
+            chunks = []
+            while chunk := os.read(read_fd, 1 << 16):
+                chunks.append(chunk)
+        finally:
+            os.close(read_fd)
+            if write_fd >= 0:
+                os.close(write_fd)
+    finally:
+        lib.seccomp_release(ctx)
+    program = b"".join(chunks)
+    if not program or len(program) % 8:
+        raise OSError(errno.EINVAL, "seccomp_export_bpf wrote no program")
+    return ctypes.create_string_buffer(program, len(program))
+
+
+class _SockFprog(ctypes.Structure):
+    _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.c_void_p)]
+
+
+def set_rlimits(*, memory_mb: int, file_size_mb: int, open_files: int, no_procs: bool) -> None:
+    """Soft = hard limits (the child cannot raise them back). The CPU limit comes later, per
+    check (:func:`set_cpu_limit`)."""
+    mib = 1 << 20
+    values = [
+        (resource.RLIMIT_AS, memory_mb * mib),
+        (resource.RLIMIT_FSIZE, file_size_mb * mib),
+        (resource.RLIMIT_NOFILE, open_files),
+        (resource.RLIMIT_CORE, 0),
+        (resource.RLIMIT_MEMLOCK, 0),
+    ]
+    if no_procs:
+        values.append((resource.RLIMIT_NPROC, 0))
+    for which, value in values:
+        _lower(which, value)
+
+
+def set_cpu_limit(seconds: int) -> None:
+    """RLIMIT_CPU, soft = hard (lowering it needs no privilege, even under seccomp)."""
+    _lower(resource.RLIMIT_CPU, seconds)
+
+
+def _lower(which: int, value: int) -> None:
+    _, hard = resource.getrlimit(which)
+    if hard != resource.RLIM_INFINITY:
+        value = min(value, hard)
+    resource.setrlimit(which, (value, value))
+
+
+def apply(made: Confinement) -> None:
+    """In the child: no new privileges, then Landlock, then seccomp (irreversible)."""
+    if _libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0:
+        raise OSError(ctypes.get_errno(), "prctl(PR_SET_NO_NEW_PRIVS)")
+    if made.ruleset_fd >= 0:
+        _landlock(_LANDLOCK_RESTRICT, made.ruleset_fd, ctypes.c_uint32(0))
+        with contextlib.suppress(OSError):
+            os.close(made.ruleset_fd)
+    if made.seccomp is not None:
+        prog = _SockFprog(len(made.seccomp) // 8, ctypes.addressof(made.seccomp))
+        if _libc.prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, ctypes.addressof(prog), 0, 0) != 0:
+            raise OSError(ctypes.get_errno(), "prctl(PR_SET_SECCOMP)")
+
+
+def kill_others(keep: set[int]) -> None:
+    """SIGKILL every process visible in ``/proc`` (our own pid namespace) but ``keep``."""
+    for name in os.listdir("/proc"):
+        if name.isdigit() and int(name) not in keep:
+            with contextlib.suppress(OSError):
+                os.kill(int(name), signal.SIGKILL)
+
+
+def empty_dirs(directories: list[str]) -> bool:
+    """Delete everything inside ``directories``; False if something could not be removed."""
+    try:
+        for directory in directories:
+            for name in os.listdir(directory):
+                _remove(os.path.join(directory, name))
+    except (OSError, MemoryError):
+        return False
+    return True
+
+
+def _remove(top: str) -> None:
+    """Delete ``top`` and everything under it, making directories writable first, without
+    following symbolic links and without recursion (OSError if something stays)."""
+    stack, seen = [top], set()
+    while stack:
+        path = stack[-1]
+        try:
+            info = os.lstat(path)
+        except FileNotFoundError:
+            stack.pop()
+            continue
+        if not stat.S_ISDIR(info.st_mode):
+            os.unlink(path)
+            stack.pop()
+            continue
+        if path not in seen:
+            seen.add(path)
+            os.chmod(path, 0o700)
+            children = os.listdir(path)
+            if children:
+                stack.extend(os.path.join(path, name) for name in children)
+                continue
+        os.rmdir(path)
+        stack.pop()

@@ -1,0 +1,314 @@
+"""The verdict of a function-level check, computed in the trusted parent only.
+
+The child inside the sandbox reports, per case, the tagged plain value its function returned
+(or the exception it raised); the worker reports timeouts and deaths. Here those reports are
+decoded strictly (:func:`decode_response`: framing, the case index of every message, the tagged
+form, exact types) and compared with the expected values, which never left this process
+(:func:`judge`, with :func:`truepass.sandbox.plainvalues.plain_equal`). A candidate can only make
+this process see plain values: never an object of its own whose ``__eq__`` would decide.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import signal
+from collections import deque
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from truepass.sandbox import plainvalues
+from truepass.sandbox.workerproc import Response, WorkerDied
+
+CaseStatus = Literal["pass", "fail", "error", "timeout"]
+CheckStatus = Literal["pass", "fail", "error", "timeout", "broken", "infra-error"]
+_U32 = 4
+
+
+@dataclass(frozen=True)
+class Case:
+    """One test case: positional ``args`` and the ``expected`` return value (both plain
+    values, see :mod:`truepass.sandbox.plainvalues`) and the case's wall-clock limit."""
+
+    args: list[Any]
+    expected: Any
+    timeout_s: float = 1.0
+
+
+@dataclass(frozen=True)
+class CaseResult:
+    """How one case went. The reprs are filled in only for cases that did not pass."""
+
+    index: int
+    status: CaseStatus
+    input_repr: str = ""
+    expected_repr: str = ""
+    got_repr: str = ""
+    error: str | None = None  # "Type: message" of an exception, or what went wrong
+    output: str = ""  # stdout and stderr written during this case (capped per check)
+    duration_s: float = 0.0  # measured by the worker, from the previous case's result
+
+
+@dataclass(frozen=True)
+class CheckResult:
+    """The verdict of one check. ``status`` is ``pass``, the status of the first case that did
+    not pass, ``broken`` (the code does not load: syntax or import error, exception at import,
+    missing entry point) or ``infra-error`` (only from ``check_many(infra_errors="result")``)."""
+
+    passed: bool
+    status: CheckStatus
+    cases: list[CaseResult]
+    duration_s: float
+    error: str | None = None  # why the code is broken, or the infra error
+    output: str = ""  # output while loading the code
+    output_truncated: bool = False
+    sandbox: str = ""  # e.g. "bwrap+landlock7+seccomp"
+
+
+class HarnessFailed(Exception):
+    """The harness inside the sandbox failed before the candidate ran (an infra problem)."""
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What one case did, before judging."""
+
+    index: int
+    kind: Literal["value", "exc", "bad", "timeout", "died", "overflow", "corrupt"]
+    value: Any = None
+    error: str | None = None
+    output: str = ""
+    duration_s: float = 0.0
+
+
+@dataclass
+class Decoded:
+    """A decoded response: how loading went, then the outcome of each case that ran."""
+
+    load: Literal["ok", "broken", "timeout"] = "ok"
+    load_error: str | None = None
+    load_output: str = ""
+    outcomes: list[Outcome] = field(default_factory=list)
+    truncated: bool = False
+
+
+def _frames(results: bytes) -> list[bytes]:
+    frames, pos = [], 0
+    while pos < len(results):
+        end = pos + _U32 + int.from_bytes(results[pos : pos + _U32], "big")
+        if end > len(results):
+            raise WorkerDied("truncated result frame")
+        frames.append(results[pos + _U32 : end])
+        pos = end
+    return frames
+
+
+def _how(event: dict[str, Any]) -> str:
+    if "signal" in event:
+        number = int(event["signal"])
+        try:
+            name = signal.Signals(number).name
+        except ValueError:
+            name = str(number)
+        return f"was killed by {name}"
+    return f"exited with status {int(event.get('code', -1))}"
+
+
+def decode_response(response: Response, cases: list[Case], load_timeout_s: float) -> Decoded:
+    """Decode a worker's response. Raises :class:`WorkerDied` when the worker's own part is
+    inconsistent and :class:`HarnessFailed` when the harness reported failing before the
+    candidate ran; whatever the candidate could have written becomes a case outcome."""
+    frames = deque(_frames(response.results))
+    decoded = Decoded(truncated=response.truncated)
+    output, out_pos, next_case, loaded_once, pending = response.output, 0, 0, False, ""
+    armed = False  # the current child has said it is about to run the candidate's code
+    for event in response.events:
+        kind, case = event.get("e"), event.get("case")
+        if not isinstance(case, int) or not -1 <= case <= len(cases):
+            raise WorkerDied(f"malformed event {event!r:.200}")
+        if kind == "start":
+            if case < next_case:
+                raise WorkerDied("worker restarted at an earlier case")
+            next_case, armed = case, False
+            continue
+        duration = float(event.get("dt", 0.0))
+        message: dict[str, Any] = {}
+        if kind == "frame":
+            if not frames:
+                raise WorkerDied("more frame events than frames")
+            message = _parse(frames.popleft())
+            reported = message.get("o")  # the child's own count: it only places output
+            end = reported if type(reported) is int else out_pos
+        else:
+            end = int(event.get("o", out_pos))
+        end = min(max(end, out_pos), len(output))
+        text, out_pos = output[out_pos:end].decode("utf-8", "replace"), end
+        if case == -1:
+            if loaded_once:
+                pending += text  # a re-forked child loading again: its output goes to the case
+            else:
+                decoded.load_output += text
+        if kind == "frame":
+            if case == -1:
+                if message.get("k") == "armed" and not armed:
+                    armed = True
+                    continue
+                if message.get("k") != "ready" or not armed:
+                    return _broken_load(decoded, message, armed)
+                loaded_once = True
+                continue
+            if case != next_case:
+                raise WorkerDied(f"frame for case {case}, expected {next_case}")
+            outcome = _case_outcome(case, message, pending + text, duration)
+            pending, next_case = "", case + 1
+        elif kind in ("timeout", "exit", "overflow"):
+            if case == -1:
+                why = (
+                    f"loading the code took longer than {load_timeout_s:g} s"
+                    if kind == "timeout"
+                    else f"the process {_how(event)} while loading the code"
+                    if kind == "exit"
+                    else "the code's result stream overflowed while loading"
+                )
+                if not loaded_once:
+                    decoded.load = "timeout" if kind == "timeout" else "broken"
+                    decoded.load_error = why
+                    return decoded
+                if next_case < len(cases):  # a re-forked child failed to load again
+                    decoded.outcomes.append(Outcome(next_case, "died", error=why, output=pending))
+                return decoded
+            if case != next_case or case >= len(cases):
+                raise WorkerDied(f"{kind} event for case {case}, expected {next_case}")
+            outcome = _failure_outcome(kind, event, cases[case], pending + text, duration)
+            pending = ""
+        else:
+            raise WorkerDied(f"unknown event {kind!r:.50}")
+        decoded.outcomes.append(outcome)
+    if frames:
+        raise WorkerDied("frames left over")
+    rest = output[out_pos:].decode("utf-8", "replace")  # written around the counted streams
+    if rest and decoded.outcomes:
+        last = decoded.outcomes[-1]
+        decoded.outcomes[-1] = dataclasses.replace(last, output=last.output + rest)
+    elif rest:
+        decoded.load_output += rest
+    return decoded
+
+
+def _broken_load(decoded: Decoded, message: dict[str, Any], armed: bool) -> Decoded:
+    if message.get("k") == "harness" and not armed:  # only the harness can write before armed
+        raise HarnessFailed(str(message.get("e"))[:2000])
+    decoded.load = "broken"
+    error = message.get("e")
+    if message.get("k") == "broken" and isinstance(error, str):
+        decoded.load_error = error[:2000]
+    else:
+        decoded.load_error = "loading the code wrote a malformed message to the result pipe"
+    return decoded
+
+
+def _parse(data: bytes) -> dict[str, Any]:
+    try:
+        message = json.loads(data)
+    except (ValueError, RecursionError):
+        return {}
+    return message if isinstance(message, dict) else {}
+
+
+def _case_outcome(index: int, message: dict[str, Any], text: str, duration: float) -> Outcome:
+    kind = message.get("k")
+    took = message.get("t")  # the child's own measure of the call, if plausible
+    if type(took) is float and 0.0 <= took <= duration + 0.01:
+        duration = took
+    if message.get("i") != index or type(message.get("i")) is not int:
+        return _corrupt(index, f"a message for case {message.get('i')!r:.40} came for case {index}")
+    if kind == "ok" and "v" in message:
+        try:
+            value = plainvalues.decode(message["v"])
+        except (ValueError, RecursionError) as exc:
+            return _corrupt(index, f"malformed value: {exc}")
+        return Outcome(index, "value", value=value, output=text, duration_s=duration)
+    if kind in ("exc", "bad") and isinstance(message.get("e"), str):
+        return Outcome(index, kind, error=message["e"][:2000], output=text, duration_s=duration)
+    return _corrupt(index, f"malformed message {str(message)[:80]!r}")
+
+
+def _corrupt(index: int, why: str) -> Outcome:
+    return Outcome(index, "corrupt", error=f"result stream corrupted: {why}")
+
+
+def _failure_outcome(
+    kind: str, event: dict[str, Any], case: Case, text: str, duration: float
+) -> Outcome:
+    index = int(event["case"])
+    if kind == "timeout":
+        error = f"took longer than {case.timeout_s:g} s"
+        return Outcome(index, "timeout", error=error, output=text, duration_s=duration)
+    if kind == "overflow":
+        return Outcome(index, "overflow", error="results exceeded the pool's result_bytes")
+    if event.get("signal") == signal.SIGXCPU:
+        return Outcome(index, "timeout", error="CPU time limit exceeded", output=text)
+    return Outcome(index, "died", error=f"the process {_how(event)}", output=text)
+
+
+def judge(
+    cases: list[Case],
+    decoded: Decoded,
+    *,
+    stop_on_first_failure: bool,
+    compare: dict[str, Any],
+    duration_s: float,
+    sandbox: str,
+) -> CheckResult:
+    """Compare each case's outcome with its expected value (``compare``: the keyword arguments
+    of :func:`~truepass.sandbox.plainvalues.plain_equal`)."""
+    common = {"duration_s": duration_s, "output": decoded.load_output, "sandbox": sandbox,
+              "output_truncated": decoded.truncated}  # fmt: skip
+    if decoded.load != "ok":
+        return CheckResult(False, decoded.load, [], error=decoded.load_error, **common)
+    by_index = {outcome.index: outcome for outcome in decoded.outcomes}
+    results: list[CaseResult] = []
+    for index, case in enumerate(cases):
+        outcome = by_index.get(index)
+        result = _judge_case(index, case, outcome, compare)
+        results.append(result)
+        if result.status != "pass" and (
+            stop_on_first_failure or outcome is None or outcome.kind == "corrupt"
+        ):
+            break
+    status: CheckStatus = next((r.status for r in results if r.status != "pass"), "pass")
+    return CheckResult(status == "pass", status, results, **common)
+
+
+def _judge_case(
+    index: int, case: Case, outcome: Outcome | None, compare: dict[str, Any]
+) -> CaseResult:
+    if outcome is None:
+        return _failed(index, case, "error", None, "no result for this case")
+    if outcome.kind == "value":
+        if plainvalues.plain_equal(case.expected, outcome.value, **compare):
+            return CaseResult(index, "pass", output=outcome.output, duration_s=outcome.duration_s)
+        return _failed(index, case, "fail", outcome, None, got=plainvalues.safe_repr(outcome.value))
+    status: CaseStatus = {"bad": "fail", "timeout": "timeout"}.get(outcome.kind, "error")  # type: ignore[assignment]
+    return _failed(index, case, status, outcome, outcome.error)
+
+
+def _failed(
+    index: int,
+    case: Case,
+    status: CaseStatus,
+    outcome: Outcome | None,
+    error: str | None,
+    *,
+    got: str = "",
+) -> CaseResult:
+    return CaseResult(
+        index=index,
+        status=status,
+        input_repr=plainvalues.safe_repr(case.args),
+        expected_repr=plainvalues.safe_repr(case.expected),
+        got_repr=got,
+        error=error,
+        output=outcome.output if outcome else "",
+        duration_s=outcome.duration_s if outcome else 0.0,
+    )

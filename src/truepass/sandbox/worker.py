@@ -1,0 +1,372 @@
+"""The warm worker: a long-lived process inside the sandbox that forks one confined child per check.
+
+Run as ``python -S -s -B worker.py`` inside bubblewrap (standard library only; ``checkchild.py``,
+``confine.py`` and ``plainvalues.py`` are shipped beside it). Protocol with the trusted parent,
+on fds 0 and 1 (a frame is a big-endian u32 length and that many bytes):
+
+* worker -> parent, once: a hello frame (JSON: pid, uid, Landlock ABI, seccomp, notes);
+* parent -> worker, per check: a JSON header frame ``{"timeouts", "load_timeout", "cpu_s",
+  "stop", "size"}`` then ``size`` raw bytes of payload (JSON: code, entry_point, tagged args).
+  Expected values are never sent.
+* worker -> parent, per check: one frame holding a u32 header length, a JSON header
+  ``{"events", "results", "output", "truncated"}``, the child's raw result frames (``results``
+  bytes) and its captured output (``output`` bytes).
+
+The worker forks the next child while idle (it confines itself and waits for its request; see
+``checkchild.py``), so a check costs no fork on its critical path. The worker only counts the
+child's frames (the one after ``ready`` belongs to case ``start``, and so on) and times them: the
+deadline of case k runs from the previous frame; on expiry it kills the child and, unless
+``stop``, forks a fresh one from case k+1. The parent decodes and judges everything.
+
+The candidate's bytes (payload, results, output) only ever live in buffers the worker zeroes
+after each check, so a later child (a fork of the worker) cannot find an earlier check's code
+or answers in its memory. After each check the worker kills every other process of the sandbox
+and empties the scratch directories; if something cannot be removed it exits, and the pool
+replaces it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import mmap
+import os
+import select
+import signal
+import time
+from dataclasses import dataclass
+
+try:
+    from truepass.sandbox import checkchild, confine
+except ImportError:  # inside the sandbox: shipped side by side, no site-packages
+    import checkchild  # type: ignore[no-redef]
+    import confine  # type: ignore[no-redef]
+
+# Warm imports: what candidates commonly import costs nothing per check.
+import bisect, collections, copy, dataclasses, datetime, decimal, fractions, functools  # noqa: E401, F401, I001
+import hashlib, heapq, itertools, math, operator, random, re, statistics, string, typing  # noqa: E401, F401
+
+READY = b'{"k":"ready"'  # the prefix of the frame that says the code is loaded
+ARMED = b'{"k":"armed"'  # the first frame: confined, about to load the code
+_U32 = 4
+
+
+def read_exact_into(fd: int, view: memoryview) -> bool:
+    """Fill ``view`` from ``fd``; False at end of file."""
+    done = 0
+    while done < len(view):
+        got = os.readv(fd, [view[done:]])
+        if got == 0:
+            return False
+        done += got
+    return True
+
+
+def write_all(fd: int, buffers: list[bytes | memoryview]) -> None:
+    """Write every buffer, in order, completely."""
+    for buffer in buffers:
+        view = memoryview(buffer)
+        while view:
+            view = view[os.write(fd, view) :]
+
+
+def read_frame(fd: int) -> bytes | None:
+    """One length-prefixed frame (small control frames only); None at end of file."""
+    head = bytearray(_U32)
+    if not read_exact_into(fd, memoryview(head)):
+        return None
+    body = bytearray(int.from_bytes(head, "big"))
+    if not read_exact_into(fd, memoryview(body)):
+        return None
+    return bytes(body)
+
+
+def frame(data: bytes) -> bytes:
+    """``data`` with its length prefix."""
+    return len(data).to_bytes(_U32, "big") + data
+
+
+class Buffer:
+    """A byte buffer filled by ``readv``, never inherited by a child, emptied after use.
+
+    It is an anonymous mapping marked MADV_DONTFORK: a forked child does not have it at all (and
+    a fork does not pay for its pages); :meth:`wipe` gives its pages back (MADV_DONTNEED: they
+    read as zeros afterwards).
+    """
+
+    def __init__(self, cap: int) -> None:
+        self.cap = cap
+        self.map = mmap.mmap(-1, max(cap, 1))
+        self.private = True
+        try:
+            self.map.madvise(mmap.MADV_DONTFORK)
+        except (AttributeError, OSError):
+            self.private = False  # zeroed by hand instead; children still get a copy
+        self.view = memoryview(self.map)[:cap]
+        self.used = 0
+        self.dropped = 0  # bytes read past the cap and thrown away
+
+    @property
+    def full(self) -> bool:
+        return self.used == self.cap
+
+    def read_from(self, fd: int, sink: memoryview) -> int:
+        """Read what ``fd`` has (0 at end of file). Past the cap, bytes go to ``sink`` and are
+        dropped, so the writer never blocks on a full pipe."""
+        if self.full:
+            got = os.readv(fd, [sink])
+            self.dropped += got
+            return got
+        got = os.readv(fd, [self.view[self.used :]])
+        self.used += got
+        return got
+
+    def wipe(self) -> None:
+        """Forget (and zero) what was used."""
+        if self.used:
+            try:
+                self.map.madvise(mmap.MADV_DONTNEED, 0, self.used)
+            except (AttributeError, OSError):
+                self.view[: self.used] = bytes(self.used)
+        self.used = self.dropped = 0
+
+    def close(self) -> None:
+        """Unmap it (after :meth:`wipe`)."""
+        self.view.release()
+        self.map.close()
+
+
+@dataclass
+class Child:
+    """A forked child and the worker's ends of its pipes."""
+
+    pid: int
+    request: int  # worker -> child: the request
+    results: int  # child -> worker: result frames
+    output: int  # child -> worker: its stdout and stderr (non-blocking here)
+
+    def close(self) -> None:
+        for fd in (self.request, self.results, self.output):
+            with contextlib.suppress(OSError):
+                os.close(fd)
+
+
+class Worker:
+    """The worker's state: its confinement, its buffers, its spare child, its scratch dirs."""
+
+    def __init__(self) -> None:
+        self.scratch = os.environ.get("TMPDIR", "/tmp")
+        self.scrub_dirs = [d for d in os.environ.get("TRUEPASS_SCRUB", "").split(":") if d]
+        self.own_pidns = os.environ.get("TRUEPASS_OWN_PIDNS") == "1"
+        self.limits = json.loads(os.environ.get("TRUEPASS_CHILD_LIMITS", "{}"))
+        self.made = confine.prepare(
+            self.scratch,
+            use_landlock=os.environ.get("TRUEPASS_LANDLOCK", "1") == "1",
+            use_seccomp=os.environ.get("TRUEPASS_SECCOMP", "1") == "1",
+        )
+        self.results = Buffer(int(os.environ.get("TRUEPASS_RESULT_BYTES", 16 << 20)))
+        self.output = Buffer(int(os.environ.get("TRUEPASS_OUTPUT_BYTES", 64 << 10)))
+        self.sink = Buffer(1 << 16)
+        self.spare: Child | None = None
+        self.dying: list[Child] = []
+        self.counter = checkchild.counted_streams()  # children inherit sys.stdout/stderr
+
+    def serve(self) -> None:
+        """Answer checks until the parent closes the pipe."""
+        hello = {"pid": os.getpid(), "uid": os.getuid(), **self.made.summary()}
+        hello["notes"] = self.made.notes
+        write_all(1, [frame(json.dumps(hello).encode())])
+        self.spare = self.fork_child()
+        while (raw := read_frame(0)) is not None:
+            header = json.loads(raw)
+            payload = Buffer(header["size"])
+            payload.used = header["size"]
+            if not read_exact_into(0, payload.view):
+                return
+            try:
+                events = self.check(header, payload.view)
+            finally:
+                payload.wipe()
+                payload.close()
+            self.respond(events)
+            self.settle()
+            if not self.scrub():
+                os._exit(3)  # something the check left cannot be removed: be replaced
+            self.spare = self.fork_child()
+
+    def respond(self, events: list[dict[str, object]]) -> None:
+        """Send one check's response, then zero the buffers that held the candidate's bytes."""
+        meta = {"events": events, "results": self.results.used, "output": self.output.used,
+                "truncated": self.output.dropped > 0}  # fmt: skip
+        head = json.dumps(meta).encode()
+        body = [self.results.view[: self.results.used], self.output.view[: self.output.used]]
+        total = _U32 + len(head) + self.results.used + self.output.used
+        write_all(1, [total.to_bytes(_U32, "big"), len(head).to_bytes(_U32, "big"), head, *body])
+        self.results.wipe()
+        self.output.wipe()
+        self.sink.used = self.sink.cap  # whatever it holds: forget it all
+        self.sink.wipe()
+
+    def fork_child(self) -> Child:
+        """Fork a child that confines itself and waits for its request."""
+        request_r, request_w = os.pipe()
+        result_r, result_w = os.pipe()
+        out_r, out_w = os.pipe()
+        pid = os.fork()
+        if pid == 0:  # pragma: no cover - the child never returns
+            code = 70
+            try:
+                for fd in (request_w, result_r, out_r):
+                    os.close(fd)
+                checkchild.main(self.made, self.limits, (request_r, result_w, out_w), self.counter)
+                code = 0
+            finally:
+                os._exit(code)
+        for fd in (request_r, result_w, out_w):
+            os.close(fd)
+        os.set_blocking(out_r, False)
+        return Child(pid, request_w, result_r, out_r)
+
+    def check(self, header: dict, payload: memoryview) -> list[dict[str, object]]:
+        """Run the cases, re-forking after a timeout or crash unless ``stop``."""
+        n = len(header["timeouts"])
+        events: list[dict[str, object]] = []
+        start = 0
+        while True:
+            child, self.spare = self.spare or self.fork_child(), None
+            try:
+                case, finished = self.run_child(child, header, payload, start, events)
+            finally:
+                with contextlib.suppress(OSError):
+                    os.kill(child.pid, signal.SIGKILL)
+                self.dying.append(child)
+            if finished or header["stop"] or case < 0 or case + 1 >= n:
+                return events
+            self.settle()
+            start = case + 1
+
+    def run_child(
+        self, child: Child, header: dict, payload: memoryview, start: int, events: list
+    ) -> tuple[int, bool]:
+        """Hand the request to ``child`` and watch it; (case it ended in, finished)."""
+        events.append({"e": "start", "case": start})
+        request = {"start": start, "stop": header["stop"], "cpu_s": header["cpu_s"]}
+        data = json.dumps(request).encode()
+        try:
+            write_all(child.request, [frame(data), len(payload).to_bytes(_U32, "big"), payload])
+        except OSError as exc:  # it died while idle, before any candidate code: an infra failure
+            raise RuntimeError(f"the child died before its request: {exc}") from exc
+        return self.watch(child, header, start, events)
+
+    def settle(self) -> None:
+        """Reap the killed children and kill anything else left in the sandbox."""
+        for child in self.dying:
+            with contextlib.suppress(ChildProcessError):
+                os.waitpid(child.pid, 0)
+            child.close()
+        self.dying = []
+        self.sweep()
+
+    def watch(self, child: Child, header: dict, start: int, events: list) -> tuple[int, bool]:
+        """Read frames and output until every case has its frame, the deadline of the case in
+        progress passes, the child dies or its results overflow; (case in progress, finished).
+        Events of failures carry ``o``, the output taken so far; frames carry their own."""
+        pid, result_r, out_r = child.pid, child.results, child.output
+        timeouts: list[float] = header["timeouts"]
+        case = -1  # -1 while the code loads, then the case in progress
+        last = time.monotonic()
+        deadline = last + float(header["load_timeout"])
+        pos = self.results.used  # where the next frame starts
+        poll = select.poll()
+        poll.register(result_r, select.POLLIN)
+        poll.register(out_r, select.POLLIN)
+        live = 2
+        while True:
+            now = time.monotonic()
+            if now >= deadline:
+                self.drain(out_r)
+                self.results.used = pos
+                events.append({"e": "timeout", "case": case, "dt": now - last,
+                               "o": self.output.used})  # fmt: skip
+                return case, False
+            if not live:  # both pipes closed: the child is gone, or hangs without them
+                info = os.waitid(os.P_PID, pid, os.WEXITED | os.WNOHANG | os.WNOWAIT)
+                if info is not None:  # exited, not reaped yet (kill_and_reap does it)
+                    self.results.used = pos
+                    events.append(exit_event(case, info, self.output.used))
+                    return case, False
+                time.sleep(0.001)
+                continue
+            for fd, _ in poll.poll(max(1, int((deadline - now) * 1000) + 1)):
+                buffer = self.results if fd == result_r else self.output
+                try:
+                    got = buffer.read_from(fd, self.sink.view)
+                except BlockingIOError:  # drained already, after poll saw it
+                    continue
+                if got == 0:
+                    poll.unregister(fd)
+                    live -= 1
+                    continue
+                if fd != result_r:
+                    continue
+                if self.results.full:
+                    self.results.used = pos
+                    events.append({"e": "overflow", "case": case, "o": self.output.used})
+                    return case, False
+                while self.results.used - pos >= _U32:  # every complete frame
+                    end = pos + _U32 + int.from_bytes(self.results.view[pos : pos + _U32], "big")
+                    if end > self.results.used:
+                        break
+                    now = time.monotonic()
+                    if case < 0:
+                        events.append({"e": "frame", "case": -1})
+                        head = self.results.view[pos + _U32 : pos + _U32 + len(READY)]
+                        if head == ARMED:
+                            pos = end
+                            continue
+                        if head != READY:
+                            self.results.used = end  # broken: no cases
+                            self.drain(out_r)
+                            return -1, True
+                        case = start
+                    else:
+                        events.append({"e": "frame", "case": case, "dt": now - last})
+                        case += 1
+                    pos, last = end, now
+                    if case >= len(timeouts):
+                        self.results.used = pos
+                        self.drain(out_r)  # all it wrote before its last frame
+                        return case, True
+                    deadline = now + float(timeouts[case])
+
+    def drain(self, out_r: int) -> None:
+        """Read whatever output is in the pipe now."""
+        with contextlib.suppress(BlockingIOError):
+            while self.output.read_from(out_r, self.sink.view):
+                pass
+
+    def sweep(self) -> None:
+        """Kill any process of the sandbox other than its init, the worker and its parent."""
+        if self.own_pidns:
+            confine.kill_others({1, os.getpid(), os.getppid()})
+
+    def scrub(self) -> bool:
+        """Empty the scratch directories; False if something could not be removed."""
+        return confine.empty_dirs(self.scrub_dirs)
+
+
+def exit_event(case: int, info: os.waitid_result, out: int) -> dict[str, object]:
+    """The child ended before sending every frame (``case``: the one in progress, -1 loading)."""
+    if info.si_code == os.CLD_EXITED:
+        return {"e": "exit", "case": case, "code": info.si_status, "o": out}
+    return {"e": "exit", "case": case, "signal": info.si_status, "o": out}
+
+
+def main() -> None:
+    """Entry point inside the sandbox."""
+    confine.set_dumpable(False)
+    Worker().serve()
+
+
+if __name__ == "__main__":
+    main()
