@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """Build a bundled repair suite (``suite.jsonl`` + ``suite.toml``) from its human-readable tree.
 
-Source layout, one folder per defect (the folder name is the sample id)::
+Two source layouts. A tree with a ``base/`` folder is a whole project with defects injected one
+at a time (see ``project_layout.py``, e.g. ``suites/project``). Otherwise each folder is one
+small defect (the folder name is the sample id)::
 
     SRC/suite.toml          name, version, description; optional source, leakage (sample defaults)
     SRC/<id>/meta.toml      defect_type, description; optional fault_lines, source, leakage
@@ -21,6 +23,7 @@ Usage::
 
     python scripts/build_suite.py SRC OUT           # write OUT/suite.jsonl and OUT/suite.toml
     python scripts/build_suite.py SRC OUT --check   # exit 1 if OUT differs from what SRC builds
+    python scripts/build_suite.py suites/project src/truepass/suites/bundled/project
 
 Run it with the project's venv (it uses truepass's own diff and schema).
 Exit status: 0 on success, 1 when ``--check`` finds a difference, 2 when the source is invalid.
@@ -48,7 +51,7 @@ ID_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
 META_KEYS = frozenset({"defect_type", "description", "fault_lines", "source", "leakage"})
 SUITE_KEYS = frozenset({"name", "version", "description", "source", "leakage"})
 DEFECT_ENTRIES = frozenset({"meta.toml", "buggy", "fixed", "visible", "hidden", "overfit"})
-IGNORED_NAMES = frozenset({"__pycache__", ".pytest_cache", ".DS_Store"})
+IGNORED_NAMES = frozenset({"__pycache__", ".pytest_cache", ".ruff_cache", ".DS_Store"})
 
 
 class BuildError(Exception):
@@ -140,23 +143,27 @@ def _string(where: str, table: dict[str, Any], key: str, default: object = None)
     return value
 
 
-def build_sample(folder: Path, defaults: dict[str, Any]) -> dict[str, Any]:
-    """One suite line from one defect folder."""
-    sample_id = folder.name
-    if not ID_PATTERN.match(sample_id):
+def read_meta(folder: Path, allowed_entries: frozenset[str]) -> dict[str, Any]:
+    """Check a defect folder's name and entries; return its meta.toml."""
+    if not ID_PATTERN.match(folder.name):
         raise BuildError(f"{folder}: folder name is not a valid sample id")
     entries = {p.name for p in folder.iterdir() if p.name not in IGNORED_NAMES}
-    unknown = sorted(entries - DEFECT_ENTRIES)
+    unknown = sorted(entries - allowed_entries)
     if unknown:
         raise BuildError(f"{folder}: unexpected entries {unknown}")
     if "meta.toml" not in entries:
         raise BuildError(f"{folder}: meta.toml is missing")
     meta = _load_toml(folder / "meta.toml")
-    where = str(folder / "meta.toml")
     extra = sorted(set(meta) - META_KEYS)
     if extra:
+        where = folder / "meta.toml"
         raise BuildError(f"{where}: unknown keys {extra} (allowed: {sorted(META_KEYS)})")
+    return meta
 
+
+def build_sample(folder: Path, defaults: dict[str, Any]) -> dict[str, Any]:
+    """One suite line from one defect folder."""
+    meta = read_meta(folder, DEFECT_ENTRIES)
     buggy = read_tree(folder / "buggy")
     fixed_only = read_tree(folder / "fixed")
     visible = read_tree(folder / "visible")
@@ -170,14 +177,30 @@ def build_sample(folder: Path, defaults: dict[str, Any]) -> dict[str, Any]:
         stray = sorted(set(tree) - set(buggy))
         if stray:
             raise BuildError(f"{folder}: {name}/ has files that are not in buggy/: {stray}")
+    overfit = {**buggy, **overfit_only} if overfit_only else None
+    return make_sample(folder, meta, defaults, buggy, {**buggy, **fixed_only}, visible, hidden,
+                       overfit)  # fmt: skip
+
+
+def make_sample(
+    folder: Path,
+    meta: dict[str, Any],
+    defaults: dict[str, Any],
+    buggy: dict[str, str],
+    fixed: dict[str, str],
+    visible: dict[str, str],
+    hidden: dict[str, str],
+    overfit: dict[str, str] | None,
+) -> dict[str, Any]:
+    """One suite line from the buggy, fixed and (optional) overfit code of a defect."""
+    sample_id = folder.name
+    where = str(folder / "meta.toml")
     clash = sorted((set(visible) | set(hidden)) & set(buggy))
     if clash:
         raise BuildError(f"{folder}: paths are both code and test: {clash}")
-
-    fixed = {**buggy, **fixed_only}
     fix = unified_diff(buggy, fixed)
     if not fix:
-        raise BuildError(f"{folder}: fixed/ does not differ from buggy/")
+        raise BuildError(f"{folder}: the fixed code does not differ from the buggy code")
     leakage = _string(where, meta, "leakage", defaults.get("leakage"))
     if leakage not in LEAKAGE_TIERS:
         raise BuildError(f"{where}: leakage must be one of {LEAKAGE_TIERS}, not {leakage!r}")
@@ -193,12 +216,12 @@ def build_sample(folder: Path, defaults: dict[str, Any]) -> dict[str, Any]:
         "source": _string(where, meta, "source", defaults.get("source")),
         "leakage": leakage,
     }
-    if overfit_only:
-        known_overfit = unified_diff(buggy, {**buggy, **overfit_only})
+    if overfit is not None:
+        known_overfit = unified_diff(buggy, overfit)
         if not known_overfit:
-            raise BuildError(f"{folder}: overfit/ does not differ from buggy/")
+            raise BuildError(f"{folder}: the overfit code does not differ from the buggy code")
         if known_overfit == fix:
-            raise BuildError(f"{folder}: overfit/ is the same as fixed/")
+            raise BuildError(f"{folder}: the overfit code is the same as the fixed code")
         sample["known_overfit"] = known_overfit
     return sample
 
@@ -233,13 +256,18 @@ def build(src: Path) -> tuple[dict[str, str], int, bool]:
         key: _string(str(suite_toml), suite, key) for key in ("name", "version", "description")
     }
 
-    folders = sorted(
-        (p for p in src.iterdir() if p.is_dir() and p.name not in IGNORED_NAMES),
-        key=lambda p: p.name,
-    )
-    if not folders:
-        raise BuildError(f"{src}: no defect folders")
-    samples = [build_sample(folder, suite) for folder in folders]
+    if (src / "base").is_dir():
+        from project_layout import project_samples  # needs this module, so imported late
+
+        samples = project_samples(src, suite)
+    else:
+        folders = sorted(
+            (p for p in src.iterdir() if p.is_dir() and p.name not in IGNORED_NAMES),
+            key=lambda p: p.name,
+        )
+        if not folders:
+            raise BuildError(f"{src}: no defect folders")
+        samples = [build_sample(folder, suite) for folder in folders]
     validated = _validate(samples)
 
     jsonl = "".join(json.dumps(sample, sort_keys=True) + "\n" for sample in samples)
@@ -290,4 +318,8 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    # Run the copy that project_layout imports, so that there is one BuildError class.
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from build_suite import main as _main
+
+    sys.exit(_main())
