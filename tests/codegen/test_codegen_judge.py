@@ -57,6 +57,7 @@ def answer(body: str, head: str = PROMPT) -> Answer:
         ("    return max(low, min(x, high)\n", Verdict.BROKEN),
         ("    raise ImportError('x')\n", Verdict.FAILS_VISIBLE),
         ("    while True:\n        pass\n", Verdict.TIMEOUT),
+        ("    return x\n\n\nwhile True:\n    pass\n", Verdict.TIMEOUT),  # loops while loading
     ],
 )
 def test_verdicts(pool: ExecPool, body: str, verdict: Verdict) -> None:

@@ -149,18 +149,23 @@ def _judge(
             out.verdict, out.details = Verdict.BROKEN, result.error or "does not load"
             return out
         if not counts.ok:
-            bad = next(c for c in result.cases if c.status != "pass")
-            out.failed_case = {
-                "phase": phase,
-                "index": bad.index,
-                "args": cases[bad.index].args,
-                "expected": bad.expected_repr,
-                "got": bad.got_repr,
-                "error": bad.error,
-                "status": bad.status,
-            }
-            out.details = f"{phase} case {bad.index} {bad.status}"
-            if bad.status == "timeout":
+            bad = next((c for c in result.cases if c.status != "pass"), None)
+            status = bad.status if bad else result.status
+            if bad is not None:
+                out.failed_case = {
+                    "phase": phase,
+                    "index": bad.index,
+                    "args": cases[bad.index].args,
+                    "expected": bad.expected_repr,
+                    "got": bad.got_repr,
+                    "error": bad.error,
+                    "status": bad.status,
+                }
+                out.details = f"{phase} case {bad.index} {bad.status}"
+            else:  # the check ended before every case ran; its status and error say why
+                out.details = f"{phase}: {result.status} after {len(result.cases)} of "
+                out.details += f"{len(cases)} cases: {result.error or 'no reason given'}"
+            if status == "timeout":
                 out.verdict = Verdict.TIMEOUT
             elif phase == "hidden":
                 out.verdict = Verdict.OVERFIT
