@@ -75,6 +75,9 @@ class SolverSummary(BaseModel):
         default_factory=dict,
         description="unbiased pass@k of passing the visible tests (codegen: the base tests)",
     )
+    pass_at_k_visible_ci: dict[str, list[float]] = Field(
+        default_factory=dict, description="95% bootstrap interval of pass_at_k_visible"
+    )
     usage: UsageSummary | None = None
     patches: PatchSummary | None = None
 
@@ -161,6 +164,7 @@ def summarize(suite: str, records: Iterable[AttemptRecord]) -> Summary:
                 pass_at_k=pass_at_ks(_per_sample(recs)),
                 pass_at_k_ci=pass_at_ks_with_ci(_per_sample(recs)),
                 pass_at_k_visible=pass_at_ks(_per_sample(recs, visible=True)),
+                pass_at_k_visible_ci=pass_at_ks_with_ci(_per_sample(recs, visible=True)),
                 usage=usage_summary(recs),
                 patches=patch_summary(recs),
             )

@@ -69,7 +69,9 @@ def _pass_at_k(s: SolverSummary) -> str:
         text = f"{key} {value:.3f}" + (f" [{ci[0]:.2f}–{ci[1]:.2f}]" if ci else "")
         visible = s.pass_at_k_visible.get(key)
         if visible is not None and visible != value:
-            text += f" (visible only {visible:.3f})"
+            vci = s.pass_at_k_visible_ci.get(key)
+            text += f" (visible only {visible:.3f}"
+            text += f" [{vci[0]:.2f}–{vci[1]:.2f}])" if vci else ")"
         parts.append(text)
     return ", ".join(parts)
 
