@@ -132,7 +132,7 @@ def test_humaneval_oracle_passes_all_and_noop_none(tmp_path: Path) -> None:
     assert suite.family == "codegen" and len(suite.samples) == 164
     result = run(suite, make_solvers(["oracle", "noop"]), tmp_path / "he")
     by = {s.solver: s for s in result.summary.solvers}
-    assert by["oracle"].overall.verdicts == {"plausible": 164}
-    assert by["oracle"].pass_at_k_visible == {"pass@1": 1.0}
+    assert by["oracle"].overall.verdicts == {"correct": 164}
+    assert by["oracle"].pass_at_k == by["oracle"].pass_at_k_visible == {"pass@1": 1.0}
     assert by["noop"].overall.plausible == 0
     assert by["noop"].pass_at_k_visible == {"pass@1": 0.0}

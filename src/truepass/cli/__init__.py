@@ -9,6 +9,7 @@ import typer
 
 from truepass.cli.cache import cache_app
 from truepass.cli.compare import compare_cmd
+from truepass.cli.harden import harden_cmd
 from truepass.cli.report import report_cmd
 from truepass.cli.run import estimate_cmd, judge_cmd, run_cmd
 from truepass.cli.suites import check_suite_cmd, import_cmd, suites_cmd, summary_cmd
@@ -27,6 +28,7 @@ app.command("summary")(summary_cmd)
 app.command("report")(report_cmd)
 app.command("compare")(compare_cmd)
 app.command("import")(import_cmd)
+app.command("harden")(harden_cmd)
 app.add_typer(cache_app, name="cache")
 
 

@@ -170,7 +170,7 @@ def _judge(
             elif phase == "hidden":
                 out.verdict = Verdict.OVERFIT
             return out
-    out.verdict = Verdict.CORRECT if sample.tests.hidden else Verdict.PLAUSIBLE
+    out.verdict = Verdict.CORRECT  # every case the problem has passed (hidden ones or not)
     return out
 
 
