@@ -43,7 +43,10 @@ class Store:
         self._lock = threading.Lock()
         self._db = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
         self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute("PRAGMA synchronous=FULL")
+        # In WAL mode NORMAL loses no committed attempt when truepass is killed (SIGKILL, Ctrl-C);
+        # only a power loss can drop the last few, which a resumed run judges again. FULL cost
+        # a disk flush per attempt (1.6 s for 328 attempts on a HumanEval run).
+        self._db.execute("PRAGMA synchronous=NORMAL")
         self._db.executescript(SCHEMA)
 
     def close(self) -> None:

@@ -109,7 +109,9 @@ def load_humaneval(path: Path | None = None) -> tuple[list[CodegenSample], bytes
             samples.append(CodegenSample.model_validate(data))
         except ValidationError as exc:
             raise SuiteError("\n".join(describe_validation_error(exc, where))) from exc
-    return samples, raw
+    # the recorded inputs are part of the suite: they go into its content hash
+    recorded_bytes = json.dumps(recorded, sort_keys=True).encode("utf-8")
+    return samples, raw + b"\n" + recorded_bytes
 
 
 def _cases(inputs: object, where: str, field: str) -> list[dict[str, str]]:
