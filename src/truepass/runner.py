@@ -8,20 +8,34 @@ from __future__ import annotations
 
 import json
 import platform
+import queue
+import secrets
 import subprocess
 import time
-from collections.abc import Callable
-from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
+from collections.abc import Callable, Hashable, Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from functools import partial
 from importlib import metadata
 from pathlib import Path
 from typing import Any
 
 from truepass.analysis.summary import Summary, summarize
-from truepass.errors import InputError, SolverError
+from truepass.errors import InputError, SandboxError, SolverError
+from truepass.executors import (
+    Executor,
+    ExecutorSpec,
+    Job,
+    LocalExecutor,
+    OnDone,
+    Outcome,
+    open_executor,
+    parse_executor,
+)
 from truepass.judges.families import Family, family_for
 from truepass.judges.repair import JudgeConfig, Verdict
+from truepass.patches.apply import Answer
 from truepass.records import AttemptRecord
 from truepass.report import write_report
 from truepass.sandbox import sandbox_tier
@@ -79,9 +93,11 @@ def sample_checks(
     pool: ThreadPoolExecutor,
     progress: Progress | None = None,
     family: Family | None = None,
+    executor: Executor | None = None,
 ) -> dict[str, Any]:
-    """Check each sample once per suite version (cached in the store)."""
+    """Check each sample once per suite version (cached in the store), on ``executor``."""
     family = family or family_for(suite.family)
+    executor = executor or LocalExecutor(family)
     checks: dict[str, Any] = {}
     todo = []
     for s in samples:
@@ -90,9 +106,17 @@ def sample_checks(
             todo.append(s)
         else:
             checks[s.id] = family.load_check(cached)
-    futures = {pool.submit(family.check, s, config): s for s in todo}
-    for done, fut in enumerate(_as_done(futures), start=1):
-        check = fut.result()
+    results = _Results()
+    for s in todo:
+        job = Job("check", suite.family, s, config)
+        results.hand_off(pool, s.id, partial(executor.submit, job, f"check/{s.id}"))
+    for done, (sample_id, outcome) in enumerate(results.take([s.id for s in todo]), start=1):
+        try:
+            check = outcome.result()
+        except SandboxError as exc:  # the executor lost the job: not cached, checked on resume
+            check = family.load_check(
+                {"sample_id": sample_id, "valid": False, "reason": f"infra-error: {exc}"}
+            )
         if not check.reason.startswith("infra-error"):
             store.put_check(suite.content_hash, check.sample_id, check.model_dump())
         checks[check.sample_id] = check
@@ -101,11 +125,35 @@ def sample_checks(
     return checks
 
 
-def _as_done(futures: dict[Future, object]):  # type: ignore[no-untyped-def,type-arg]
-    pending = set(futures)
-    while pending:
-        finished, pending = wait(pending, return_when=FIRST_COMPLETED)
-        yield from finished
+class _Results:
+    """Outcomes of work handed to threads and executors, taken by the run's own thread as they
+    finish (it alone writes the store): one per tag, a duplicate is dropped."""
+
+    def __init__(self) -> None:
+        self._queue: queue.SimpleQueue[tuple[Hashable, Outcome]] = queue.SimpleQueue()
+
+    def hand_off(
+        self, pool: ThreadPoolExecutor, tag: Hashable, work: Callable[[OnDone], None]
+    ) -> None:
+        """Run ``work(on_done)`` in ``pool``; its outcome, or its error, comes back by ``tag``."""
+
+        def guarded() -> None:
+            try:
+                work(lambda outcome: self._queue.put((tag, outcome)))
+            except BaseException as exc:
+                failed: Future[Any] = Future()
+                failed.set_exception(exc)
+                self._queue.put((tag, failed))
+
+        pool.submit(guarded)
+
+    def take(self, tags: list[Hashable]) -> Iterator[tuple[Hashable, Outcome]]:
+        waiting = set(tags)
+        while waiting:
+            tag, outcome = self._queue.get()
+            if tag in waiting:
+                waiting.discard(tag)
+                yield tag, outcome
 
 
 def run(
@@ -117,9 +165,17 @@ def run(
     jobs: int = 2,
     limit: int | None = None,
     progress: Progress | None = None,
+    executor: str | ExecutorSpec = "local",
 ) -> RunResult:
-    """Run ``solvers`` on ``suite`` into ``out``; resumes whatever ``out`` already holds."""
+    """Run ``solvers`` on ``suite`` into ``out``; resumes whatever ``out`` already holds.
+
+    ``jobs`` threads solve (model calls stay in this process); ``executor`` says where the
+    sandboxed checks and judging run (``local``, ``dask://HOST:PORT``, ``dask-local:N``, see
+    :mod:`truepass.executors`). It is not part of the run's identity: a run may be resumed with
+    another executor, and the results are the same.
+    """
     config = config or JudgeConfig()
+    spec = executor if isinstance(executor, ExecutorSpec) else parse_executor(executor)
     for solver in solvers:
         if suite.family not in getattr(solver, "families", (suite.family,)):
             raise InputError(
@@ -129,11 +185,10 @@ def run(
             )
     store = Store(out / "store.sqlite")
     family = family_for(suite.family, workers=jobs)
+    where: Executor | None = None
     try:
         _claim(store, suite, config)
         samples = suite.samples[:limit] if limit else suite.samples
-        manifest = _manifest(suite, solvers, config, jobs, limit)
-        _write_json(out / "manifest.json", manifest)
         done = store.done_keys()
         tasks = [
             (solver, s, a)
@@ -144,20 +199,20 @@ def run(
         ]
         resumed = len(done & {(sv.name, s.id, a) for sv in solvers for s in samples
                               for a in range(sv.attempts(s))})  # fmt: skip
+        if tasks:
+            where = open_executor(spec, family, secrets.token_hex(4))
+        manifest = _manifest(suite, solvers, config, jobs, limit)
+        manifest["executor"] = where.describe() if where else {"spec": spec.text}
+        _write_json(out / "manifest.json", manifest)
         new = 0
         with ThreadPoolExecutor(max_workers=jobs) as pool:
-            needed = list({s.id: s for _, s, _ in tasks}.values())
-            checks = sample_checks(suite, needed, store, config, pool, progress, family)
-            futures = {
-                pool.submit(_attempt, family, suite, solver, s, a, checks[s.id], config): None
-                for solver, s, a in tasks
-            }
             try:
-                for fut in _as_done(futures):
-                    store.put(fut.result())
-                    new += 1
-                    if progress:
-                        progress("judging attempts", new, len(tasks))
+                if where is not None:
+                    needed = list({s.id: s for _, s, _ in tasks}.values())
+                    checks = sample_checks(
+                        suite, needed, store, config, pool, progress, family, where
+                    )
+                    new = _judge_all(suite, tasks, checks, config, pool, where, store, progress)
             except BaseException:
                 pool.shutdown(wait=False, cancel_futures=True)
                 raise
@@ -167,8 +222,34 @@ def run(
         _write_json(out / "manifest.json", manifest)
         return RunResult(out=out, summary=summary, new_attempts=new, resumed_attempts=resumed)
     finally:
+        if where is not None:
+            where.close()
         family.close()
         store.close()
+
+
+def _judge_all(
+    suite: Suite,
+    tasks: list[tuple[Solver, Sample, int]],
+    checks: dict[str, Any],
+    config: JudgeConfig,
+    pool: ThreadPoolExecutor,
+    executor: Executor,
+    store: Store,
+    progress: Progress | None,
+) -> int:
+    """Solve in ``pool``, judge on ``executor``, store each attempt as it comes back, once."""
+    results = _Results()
+    for solver, s, a in tasks:
+        work = partial(_solve_then_judge, executor, suite, solver, s, a, checks[s.id], config)
+        results.hand_off(pool, (solver.name, s.id, a), work)
+    new = 0
+    for _, outcome in results.take([(solver.name, s.id, a) for solver, s, a in tasks]):
+        store.put(outcome.result())
+        new += 1
+        if progress:
+            progress("judging attempts", new, len(tasks))
+    return new
 
 
 def _claim(store: Store, suite: Suite, config: JudgeConfig) -> None:
@@ -185,15 +266,54 @@ def _claim(store: Store, suite: Suite, config: JudgeConfig) -> None:
         )
 
 
-def _attempt(
-    family: Family,
+@dataclass(frozen=True)
+class _Ready:
+    """An outcome known without judging (the solver failed)."""
+
+    record: AttemptRecord
+
+    def result(self) -> AttemptRecord:
+        return self.record
+
+
+@dataclass(frozen=True)
+class _Judged:
+    """A judged answer: the record, built in the run's thread from the executor's outcome."""
+
+    base: dict[str, Any]
+    answer: Answer | None
+    solve_s: float
+    outcome: Outcome
+
+    def result(self) -> AttemptRecord:
+        try:
+            judged = self.outcome.result()
+        except SandboxError as exc:  # the sandbox or the executor failed: retried on resume
+            judged = {"verdict": Verdict.INFRA_ERROR.value, "details": f"sandbox failed: {exc}"}
+        answer = self.answer
+        meta = dict(answer.meta) if answer else {}
+        return AttemptRecord(
+            **self.base,
+            **judged,
+            patch_id=answer.patch_id if answer else None,
+            solve_s=round(self.solve_s, 3),
+            usage=answer.usage if answer else None,
+            parse=str(meta["parse_kind"]) if "parse_kind" in meta else None,
+            solver_meta=meta,
+        )
+
+
+def _solve_then_judge(
+    executor: Executor,
     suite: Suite,
     solver: Solver,
     sample: Sample,
     attempt: int,
     check: Any,
     config: JudgeConfig,
-) -> AttemptRecord:
+    on_done: OnDone,
+) -> None:
+    """Solve here; hand the answer to ``executor`` for judging (the local one judges at once)."""
     t0 = time.monotonic()
     base = {
         "suite": suite.name,
@@ -206,24 +326,17 @@ def _attempt(
     try:
         answer = solver.solve(sample, attempt, SolveContext(config=config, check=check))
     except SolverError as exc:  # the model or tool failed, not the candidate: retried on resume
-        return AttemptRecord(
+        on_done(_Ready(AttemptRecord(
             **base,
             verdict=Verdict.INFRA_ERROR.value,
             details=f"solver failed: {exc}",
             solve_s=round(time.monotonic() - t0, 3),
-        )
+        )))  # fmt: skip
+        return
     solve_s = time.monotonic() - t0
-    judged = family.judge(sample, answer, check, config)
-    meta = dict(answer.meta) if answer else {}
-    return AttemptRecord(
-        **base,
-        **judged,
-        patch_id=answer.patch_id if answer else None,
-        solve_s=round(solve_s, 3),
-        usage=answer.usage if answer else None,
-        parse=str(meta["parse_kind"]) if "parse_kind" in meta else None,
-        solver_meta=meta,
-    )
+    job = Job("judge", suite.family, sample, config, answer, check)
+    key = f"{solver.name}/{sample.id}/{attempt}"
+    executor.submit(job, key, lambda outcome: on_done(_Judged(base, answer, solve_s, outcome)))
 
 
 def _manifest(

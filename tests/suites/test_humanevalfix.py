@@ -8,15 +8,17 @@ from pathlib import Path
 
 import pytest
 
+from truepass.checking import SuiteHealth, check_suite, write_health
 from truepass.errors import SuiteError
-from truepass.judges.repair import JudgeConfig, Verdict, check_sample, judge
-from truepass.patches.apply import Answer, apply_diff
+from truepass.judges.repair import JudgeConfig
+from truepass.patches.apply import apply_diff
+from truepass.sandbox import Limits
 from truepass.suites.adapters.humanevalfix import (
     first_sentence,
     load_humanevalfix,
     normalise_bug_type,
 )
-from truepass.suites.loader import parse_jsonl
+from truepass.suites.loader import load_adapted, parse_jsonl
 from truepass.suites.schema import RepairSample
 
 DATA_DIR = Path(__file__).resolve().parents[3] / "shared" / "benchmarks" / "humanevalpack-python"
@@ -116,24 +118,40 @@ def test_upstream_quirks_are_handled(loaded: tuple[list[RepairSample], bytes]) -
     assert "def test_check() -> None:" in zero and "poly(coeffs, solution)" in zero
 
 
-# plain (0), empty example_test -> full test visible + helper from the declaration (38), an
-# assert inside a loop (53), the repaired example_test (119). Not 32: its upstream example_test
-# (`assert abs(x + 0.5 < 1e-4)`) is too weak, the buggy code passes it (an invalid sample).
+@pytest.fixture(scope="module")
+def health(loaded: tuple[list[RepairSample], bytes]) -> SuiteHealth:
+    """check-suite on all 164 samples, once (the slow tests below share it)."""
+    config = JudgeConfig(limits=Limits(timeout_s=30), reruns=1)  # 4 buggy samples loop forever
+    return check_suite(load_adapted("humanevalfix", DATA_DIR), config=config, jobs=2)
+
+
+# Among the valid ones: plain (0), empty example_test -> full test visible + helper from the
+# declaration (38), an assert inside a loop (53), the repaired example_test (119). Invalid: 32,
+# whose upstream example_test (`assert abs(x + 0.5 < 1e-4)`) is too weak: the buggy code passes.
 @needs_data
 @pytest.mark.slow
-@pytest.mark.parametrize(
-    "sample_id", ["humanevalfix-0", "humanevalfix-38", "humanevalfix-53", "humanevalfix-119"]
-)
-def test_sandboxed_check_and_oracle(
-    loaded: tuple[list[RepairSample], bytes], sample_id: str
-) -> None:
-    sample = _by_id(loaded[0], sample_id)
-    config = JudgeConfig(reruns=0)
-    check = check_sample(sample, config)
-    assert check.valid, check.reason
-    assert check.buggy_failing
-    verdict = judge(sample, Answer(diff=sample.fix), check, config)
-    assert verdict.verdict == Verdict.CORRECT, verdict.details
+def test_check_suite_gate(health: SuiteHealth, tmp_path: Path) -> None:
+    """CI gate: 150 of 164 valid, the other 14 invalid (buggy code passes the example tests);
+    the oracle correct on every valid sample, noop correct on none."""
+    by_id = {s.sample_id: s for s in health.samples}
+    others = {s.sample_id: s.problems for s in health.problems if s.status != "invalid"}
+    assert not others, others
+    assert health.counts == {
+        "samples": 164, "valid": 150, "ok": 150, "invalid": 14, "reference-fails": 0,
+        "flaky": 0, "overfit-not-overfit": 0, "infra-error": 0, "known_overfit": 0,
+        "known_overfit_overfit": 0,
+    }  # fmt: skip
+    valid = [s for s in health.samples if s.valid]
+    assert all(s.reference == "correct" for s in valid)
+    assert not [s.sample_id for s in health.samples if s.noop == "correct"]
+    assert {s.noop for s in valid} <= {"fails-visible", "broken", "timeout"}
+    for sample_id in ("humanevalfix-0", "humanevalfix-38", "humanevalfix-53", "humanevalfix-119"):
+        assert by_id[sample_id].status == "ok"
+    assert by_id["humanevalfix-32"].status == "invalid"
+    assert health.exit_code() == 1 and health.exit_code(allow_invalid=True) == 0
+    json_path, md_path = write_health(health, tmp_path)
+    assert json.loads(json_path.read_text())["counts"] == health.counts
+    assert md_path.read_text().count("| invalid | invalid: the buggy code already passes") == 14
 
 
 # --- behaviour on synthetic records (no data needed) ---------------------------------------------

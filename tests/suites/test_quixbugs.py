@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from truepass.checking import SuiteHealth, write_health
 from truepass.errors import SuiteError
 from truepass.suites.adapters.quixbugs import load_quixbugs
 from truepass.suites.schema import RepairSample
@@ -114,17 +115,29 @@ def test_malformed_line_names_file_and_line(tmp_path: Path) -> None:
         load_quixbugs(tmp_path / "absent")
 
 
+@pytest.fixture(scope="module")
+def health() -> SuiteHealth:
+    """check-suite on all 40 samples, once (the slow tests below share it)."""
+    from truepass.checking import check_suite
+    from truepass.judges.repair import JudgeConfig
+    from truepass.suites.loader import load_adapted
+
+    return check_suite(load_adapted("quixbugs", DATA), config=JudgeConfig(reruns=1), jobs=2)
+
+
 @needs_data
 @pytest.mark.slow
-@pytest.mark.parametrize("name", ["bitcount", "breadth_first_search", "knapsack"])
-def test_sandboxed_check_and_oracle(samples: list[RepairSample], name: str) -> None:
-    from truepass.judges.repair import JudgeConfig, Verdict, check_sample, judge
-    from truepass.patches.apply import Answer
-
-    sample = next(s for s in samples if s.id == f"quixbugs-{name}")
-    config = JudgeConfig(reruns=0)
-    check = check_sample(sample, config)
-    assert check.valid, check.reason
-    assert check.buggy_failing
-    result = judge(sample, Answer(diff=sample.fix), check, config)
-    assert result.verdict == Verdict.CORRECT, result.details
+def test_check_suite_gate(health: SuiteHealth, tmp_path: Path) -> None:
+    """CI gate: every sample valid and sound; the oracle correct and noop failing on all."""
+    problems = {s.sample_id: s.problems for s in health.problems}
+    assert health.valid == 40 and not problems, problems
+    assert all(s.reference == "correct" for s in health.samples)
+    assert not [s.sample_id for s in health.samples if s.noop == "correct"]
+    assert {s.noop for s in health.samples} <= {"fails-visible", "broken", "timeout"}
+    assert health.counts == {
+        "samples": 40, "valid": 40, "ok": 40, "invalid": 0, "reference-fails": 0, "flaky": 0,
+        "overfit-not-overfit": 0, "infra-error": 0, "known_overfit": 0,
+        "known_overfit_overfit": 0,
+    }  # fmt: skip
+    json_path, _ = write_health(health, tmp_path)
+    assert json.loads(json_path.read_text())["counts"] == health.counts

@@ -176,9 +176,7 @@ def _ids(records: list[AttemptRecord], verdict: str) -> list[str]:
     return sorted({r.sample_id for r in records if r.verdict == verdict})
 
 
-def _per_sample(
-    records: list[AttemptRecord], *, visible: bool = False
-) -> list[tuple[int, int]]:
+def _per_sample(records: list[AttemptRecord], *, visible: bool = False) -> list[tuple[int, int]]:
     """(attempts, correct) per sample over counted attempts; with ``visible``, (attempts,
     attempts passing the visible tests)."""
     by_sample: dict[str, list[AttemptRecord]] = defaultdict(list)

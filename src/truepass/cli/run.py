@@ -25,6 +25,7 @@ from truepass.cli.common import (
     progress,
 )  # fmt: skip
 from truepass.cli.tables import print_summary
+from truepass.executors import EXECUTOR_HELP, ExecutorSpec, parse_executor
 from truepass.judges.repair import JudgeConfig
 from truepass.runner import RunResult, run
 from truepass.solvers import SOLVER_HELP, LLMOptions, make_solvers
@@ -53,6 +54,10 @@ CacheOpt = Annotated[Path | None, typer.Option("--cache", help="Response cache f
     "~/.cache/truepass/responses.sqlite or $TRUEPASS_CACHE).", rich_help_panel=M)]  # fmt: skip
 NoCacheOpt = Annotated[bool, typer.Option("--no-cache", help="Neither read nor write the "
     "response cache.", rich_help_panel=M)]  # fmt: skip
+SelectionOpt = Annotated[bool | None, typer.Option("--test-selection/--no-test-selection",
+    help="Run the hidden tests related to the change first and stop at the first that fails "
+    "(same verdicts). Default: on for samples with more than 20 hidden tests.")]  # fmt: skip
+ExecutorOpt = Annotated[str, typer.Option("--executor", help=EXECUTOR_HELP)]
 ModelCfgOpt = Annotated[Path | None, typer.Option("--model-config", help="TOML with per-model "
     "base_url, api_key_env, concurrency, retries, timeout.", rich_help_panel=M)]  # fmt: skip
 
@@ -69,17 +74,23 @@ def _llm(prompt: list[str] | None, samples: int, temperature: float, max_tokens:
 
 
 def _execute(suite: Suite, specs: list[str], out: Path, jobs: int, limit: int | None,
-             config: JudgeConfig, llm: LLMOptions | None = None) -> RunResult:  # fmt: skip
+             config: JudgeConfig, llm: LLMOptions | None = None,
+             executor: ExecutorSpec | str = "local") -> RunResult:  # fmt: skip
     solvers = make_solvers(specs, {s.id for s in suite.samples}, llm)
     try:
         with progress() as update:
-            return run(suite, solvers, out, config=config, jobs=jobs, limit=limit, progress=update)
+            return run(suite, solvers, out, config=config, jobs=jobs, limit=limit, progress=update,
+                       executor=executor)  # fmt: skip
     except KeyboardInterrupt:
         err_console.print(
             f"interrupted: every attempt judged so far is stored in {out}/store.sqlite; "
             "run the same command again to finish the rest"
         )
         raise typer.Exit(130) from None
+
+
+def _config(timeout: float, reruns: int, test_selection: bool | None) -> JudgeConfig:
+    return judge_config(timeout, reruns).model_copy(update={"test_selection": test_selection})
 
 
 def _report(result: RunResult, out: Path) -> None:
@@ -97,18 +108,22 @@ def run_cmd(
     limit: Annotated[int | None, typer.Option(min=1, help="Only the first N samples.")] = None,
     timeout: TimeoutOpt = 60.0,
     reruns: RerunsOpt = 1,
+    test_selection: SelectionOpt = None,
     transform: TransformOpt = None,
     prompt: PromptOpt = None, samples: SamplesOpt = 1, temperature: TempOpt = 0.0,
     max_tokens: MaxTokOpt = 1024, seed: SeedOpt = 0, rounds: RoundsOpt = 3,
     fault_hint: FaultOpt = False, templates: TemplatesOpt = None, price: PriceOpt = None,
     cache: CacheOpt = None, no_cache: NoCacheOpt = False, model_config: ModelCfgOpt = None,
+    executor: ExecutorOpt = "local",
 ) -> None:  # fmt: skip
     """Run solvers on a suite; every attempt is judged in the sandbox and stored as it ends."""
     with errors():
+        where = parse_executor(executor)
         llm = _llm(prompt, samples, temperature, max_tokens, seed, rounds, fault_hint, templates,
                    price, cache, no_cache, model_config)  # fmt: skip
         loaded = load(suite, transform)
-        result = _execute(loaded, solver, out, jobs, limit, judge_config(timeout, reruns), llm)
+        config = _config(timeout, reruns, test_selection)
+        result = _execute(loaded, solver, out, jobs, limit, config, llm, where)
     _report(result, out)
 
 
@@ -119,12 +134,15 @@ def judge_cmd(
     jobs: JobsOpt = 2,
     timeout: TimeoutOpt = 60.0,
     reruns: RerunsOpt = 1,
+    test_selection: SelectionOpt = None,
+    executor: ExecutorOpt = "local",
 ) -> None:
     """Judge patches made elsewhere (the replay solver)."""
     with errors():
+        where = parse_executor(executor)
         loaded = load_suite(suite)
         result = _execute(loaded, [f"replay:{patches}"], out, jobs, None,
-                          judge_config(timeout, reruns))  # fmt: skip
+                          _config(timeout, reruns, test_selection), executor=where)  # fmt: skip
     _report(result, out)
 
 

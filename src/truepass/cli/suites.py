@@ -19,11 +19,12 @@ from truepass.cli.common import (
     judge_config,
     load,
     out_console,
+    print_error,
     progress,
 )  # fmt: skip
 from truepass.cli.tables import print_summary
 from truepass.errors import InputError
-from truepass.suites.loader import bundled_suites, load_suite
+from truepass.suites.loader import bundled_dir, bundled_suites, load_suite
 
 
 def check_suite_cmd(
@@ -32,13 +33,18 @@ def check_suite_cmd(
     timeout: TimeoutOpt = 60.0,
     reruns: Annotated[int, typer.Option(min=1, help="Reruns of the reference fix.")] = 2,
     json_out: Annotated[Path | None, typer.Option("--json", help="Also write a report.")] = None,
+    out: Annotated[Path | None, typer.Option("--out", "-o", help="Directory for health.json and "
+        "health.md (default: the suite directory, when the suite is one).")] = None,
+    allow_invalid: Annotated[bool, typer.Option("--allow-invalid", help="Exit 0 when the only "
+        "problems are samples whose buggy code already passes the visible tests.")] = False,
     transform: TransformOpt = None,
-) -> None:
+) -> None:  # fmt: skip
     """Validate a suite: buggy code fails, reference fix passes stably, overfit patches overfit.
 
-    Exits 1 when any sample has a problem.
+    Writes health.json and health.md into the suite directory (or --out). Exits 1 when any
+    sample has a problem (with --allow-invalid, unless all of them are invalid samples).
     """
-    from truepass.checking import check_suite
+    from truepass.checking import STATUSES, check_suite, write_health
 
     with errors():
         loaded = load(suite, transform)
@@ -49,21 +55,38 @@ def check_suite_cmd(
     if json_out:
         json_out.write_text(health.model_dump_json(indent=2) + "\n", encoding="utf-8")
     for s in health.problems:
-        text = f"[red]{escape(s.sample_id)}[/]: " + escape("; ".join(s.problems))
+        text = f"[red]{escape(s.sample_id)}[/] ({s.status}): " + escape("; ".join(s.problems))
         out_console.print(text, highlight=False, soft_wrap=True)
     for s in health.samples:
         for warning in s.warnings:
             out_console.print(f"[yellow]{escape(s.sample_id)}[/]: {escape(warning)}",
                               highlight=False, soft_wrap=True)  # fmt: skip
-    n = len(health.samples)
-    overfits = sum(s.known_overfit == "overfit" for s in health.samples)
-    with_overfit = sum(s.known_overfit is not None for s in health.samples)
+    n, c = len(health.samples), health.counts
+    kinds = ", ".join(f"{c[k]} {k}" for k in STATUSES[1:] if c[k])
     out_console.print(
-        f"{loaded.name}: {n} samples, {health.valid} valid, {len(health.problems)} with problems; "
-        f"known_overfit judged overfit {overfits}/{with_overfit}; sandbox {health.sandbox_tier}"
+        f"{loaded.name}: {n} samples, {health.valid} valid, {len(health.problems)} with problems"
+        + (f" ({kinds})" if kinds else "")
+        + f"; known_overfit judged overfit {c['known_overfit_overfit']}/{c['known_overfit']}; "
+        f"sandbox {health.sandbox_tier}"
     )
-    if health.problems:
-        raise typer.Exit(1)
+    where = out or (_suite_dir(suite, loaded.path) if transform is None else None)
+    if where is not None:
+        try:
+            paths = write_health(health, where)
+        except OSError as exc:
+            print_error(InputError(f"cannot write the health report: {exc}", location=str(where)))
+        else:
+            out_console.print(f"health report: {paths[0]} and {paths[1].name}")
+    raise typer.Exit(health.exit_code(allow_invalid=allow_invalid))
+
+
+def _suite_dir(ref: str, path: Path) -> Path | None:
+    """The suite's own directory, when it was given as one (not bundled, not FORMAT:PATH)."""
+    if not Path(ref).is_dir() or not (path / "suite.jsonl").is_file():
+        return None
+    if path.resolve().is_relative_to(bundled_dir().resolve()):
+        return None
+    return path
 
 
 def suites_cmd() -> None:

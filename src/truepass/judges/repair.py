@@ -1,8 +1,8 @@
 """The repair judge: apply, run visible tests from pristine copies, then hidden; assign a verdict.
 
 Nothing the candidate says is believed: a phase passes only when every test the suite expects
-(collected on the reference fix) is reported passed through the result channel, the session
-finished, and the process exited 0.
+(collected on the reference fix, or named by ``tests.expected``) is reported passed through the
+result channel, the session finished, and the process exited 0 (1 if only other tests failed).
 """
 
 from __future__ import annotations
@@ -13,16 +13,19 @@ import time
 from collections.abc import Callable
 from enum import StrEnum
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, SerializerFunctionWrapHandler, model_serializer
 
 from truepass.errors import PatchError, SandboxError
-from truepass.judges.testrun import TestRun, run_tests
+from truepass.judges import selection
+from truepass.judges.selection import TestSelection
+from truepass.judges.testrun import TestRun, is_pytest_command, run_tests
 from truepass.metrics.localisation import Localisation, localisation
 from truepass.metrics.quality import QualityDelta, quality_delta
 from truepass.metrics.root_cause import NamedCause, named_cause
 from truepass.patches.apply import Answer, AppliedPatch, apply_to_sample
 from truepass.patches.fakefix import detect_fake_fix
 from truepass.sandbox import Limits
+from truepass.suites.adapters.testids import resolve_expected
 from truepass.suites.schema import RepairSample
 
 
@@ -52,6 +55,19 @@ class JudgeConfig(BaseModel):
     limits: Limits = Field(default_factory=lambda: Limits(timeout_s=60.0))
     reruns: int = Field(1, ge=0, description="extra runs of a passing attempt to detect flakiness")
     infra_retries: int = Field(2, ge=0, description="retries when the sandbox itself fails")
+    test_selection: bool | None = Field(
+        None,
+        description="hidden tests related to the change first (judges/selection.py); "
+        f"None: on for samples with more than {selection.THRESHOLD} hidden tests",
+    )
+
+    @model_serializer(mode="wrap")
+    def _omit_default_selection(self, handler: SerializerFunctionWrapHandler) -> dict[str, object]:
+        # the default leaves manifests and run keys as they were before the option existed
+        data: dict[str, object] = handler(self)
+        if self.test_selection is None:
+            data.pop("test_selection", None)
+        return data
 
 
 class PhaseResult(BaseModel):
@@ -63,6 +79,9 @@ class PhaseResult(BaseModel):
     missing: int
     ok: bool
     failing: list[str] = Field(default_factory=list)
+    selection: TestSelection | None = Field(
+        None, description="hidden phase under test selection: how it ran"
+    )
 
 
 class SampleCheck(BaseModel):
@@ -78,6 +97,9 @@ class SampleCheck(BaseModel):
         default_factory=list, description="visible and hidden tests the buggy code passes"
     )
     buggy_output: str = Field("", description="tail of the visible tests' output on the buggy code")
+    hidden_coverage: dict[str, list[str]] | None = Field(
+        None, description="hidden test id -> functions ('file::name') it runs on the buggy code"
+    )
     tier: str = ""
 
 
@@ -104,6 +126,9 @@ class Judgement(BaseModel):
     tier: str = ""
     infra_retries: int = 0
     duration_s: float = 0.0
+    flaky_tests: list[str] = Field(
+        default_factory=list, description="tests failing in one run and not in a rerun"
+    )
 
 
 class FlagDetail(BaseModel):
@@ -119,15 +144,23 @@ class InfraFailure(Exception):
     """The sandbox failed to run the tests even after retries."""
 
 
-Runner = Callable[[dict[str, str], dict[str, str]], TestRun]
+Runner = Callable[..., TestRun]  # (code, tests, *, first=None, coverage=False)
 
 
 def _runner(sample: RepairSample, config: JudgeConfig, retries: list[int]) -> Runner:
-    def run(code: dict[str, str], tests: dict[str, str]) -> TestRun:
+    def run(
+        code: dict[str, str],
+        tests: dict[str, str],
+        *,
+        first: list[str] | None = None,
+        coverage: bool = False,
+    ) -> TestRun:
         last = ""
         for attempt in range(config.infra_retries + 1):
             try:
-                tr = run_tests(sample, code, tests, limits=config.limits)
+                tr = run_tests(
+                    sample, code, tests, limits=config.limits, coverage=coverage, first=first
+                )
             except SandboxError as exc:
                 last = str(exc)
             else:
@@ -142,18 +175,23 @@ def _runner(sample: RepairSample, config: JudgeConfig, retries: list[int]) -> Ru
 
 
 def phase_result(tr: TestRun, expected: list[str]) -> PhaseResult:
-    """Compare a run with the expected test ids; ``ok`` only if all ran, passed and it finished."""
+    """Compare a run with the expected test ids; ``ok`` only if all ran, passed and it finished.
+
+    Tests outside ``expected`` (which a sample's ``tests.expected`` can narrow) do not count and
+    are not listed: exit status 1 is accepted when only they failed."""
     if not tr.trusted_channel:
         ok = tr.returncode == 0 and not tr.timed_out
         return PhaseResult(expected=0, passed=0, failed=0 if ok else 1, missing=0, ok=ok)
-    passed = tr.passed & set(expected)
+    want = set(expected)
+    passed = tr.passed & want
     missing = [n for n in expected if n not in tr.outcomes]
-    failing = sorted(tr.failed | set(tr.collect_errors))
+    failing = sorted((tr.failed & want) | set(tr.collect_errors))
+    others = tr.failed - want  # outside what the suite expects: not counted
     ok = (
         tr.finished
-        and tr.returncode == 0
+        and (tr.returncode == 0 or (tr.returncode == 1 and bool(others)))
         and not tr.timed_out
-        and len(passed) == len(expected) > 0
+        and len(passed) == len(want) > 0
         and not failing
     )
     return PhaseResult(
@@ -187,17 +225,46 @@ def check_sample(sample: RepairSample, config: JudgeConfig) -> SampleCheck:
     check.visible_ids = sorted(good.collected)
     if good_hidden is not None:
         check.hidden_ids = sorted(good_hidden.collected)
-    if phase_result(buggy, check.visible_ids).ok:
+    problems = _narrow_to_expected(sample, check, good, good_hidden)
+    if problems:
+        check.valid, check.reason = False, problems
+    elif phase_result(buggy, check.visible_ids).ok:
         check.valid, check.reason = False, "the buggy code already passes the visible tests"
-    elif not phase_result(good, check.visible_ids).ok:
-        check.valid, check.reason = False, _why("reference fix fails visible tests", good)
-    elif good_hidden is not None and not phase_result(good_hidden, check.hidden_ids).ok:
-        check.valid, check.reason = False, _why("reference fix fails hidden tests", good_hidden)
+    elif not (res := phase_result(good, check.visible_ids)).ok:
+        check.valid, check.reason = False, _why("reference fix fails visible tests", good, res)
+    elif good_hidden is not None and not (res := phase_result(good_hidden, check.hidden_ids)).ok:
+        check.valid = False
+        check.reason = _why("reference fix fails hidden tests", good_hidden, res)
+    if check.valid and _selects(sample, check, config):
+        check.hidden_coverage = _coverage_map(sample, run)
     return check
 
 
-def _why(what: str, tr: TestRun) -> str:
-    bad = sorted(tr.failed | set(tr.collect_errors))[:3]
+def _narrow_to_expected(
+    sample: RepairSample, check: SampleCheck, good: TestRun, good_hidden: TestRun | None
+) -> str:
+    """Replace the collected ids by the ids ``tests.expected`` names, as the reference fix run
+    reported them; a problem ("" if none) when an expected id is not reported at all."""
+    expected = sample.tests.expected
+    if expected is None:
+        return ""
+    if not good.trusted_channel:
+        return "tests.expected needs a pytest test command (per-test outcomes)"
+    problems = []
+    for phase, tr in (("visible", good), ("hidden", good_hidden)):
+        ids = getattr(expected, phase)
+        if ids is None or tr is None:
+            continue
+        resolved, problem = resolve_expected(ids, [*tr.collected, *tr.outcomes])
+        setattr(check, f"{phase}_ids", sorted(resolved))
+        if problem:
+            errors = f" (collection errors: {', '.join(tr.collect_errors[:3])})"
+            problems.append(f"{phase} tests: {problem}{errors if tr.collect_errors else ''}")
+    return "; ".join(problems)
+
+
+def _why(what: str, tr: TestRun, res: PhaseResult | None = None) -> str:
+    bad = (res.failing if res else sorted(tr.failed | set(tr.collect_errors)))[:3]
     if tr.timed_out:
         return f"{what}: timeout"
     return f"{what}: {', '.join(bad) or f'exit {tr.returncode}'}"
@@ -243,27 +310,33 @@ def _judge(
         base.verdict, base.details = Verdict.BROKEN, base.details + syntax
         return base
     try:
-        verdict, vis, hid, tr = _phases(sample, applied, check, run)
+        verdict, vis, hid, tr = _phases(sample, applied, check, run, config)
         base.verdict, base.visible, base.hidden = verdict, vis, hid
         base.tier, base.test_output = tr.tier, tr.output
         if verdict == Verdict.BROKEN:
             base.details += "collection failed: " + ", ".join(tr.collect_errors[:3])
         if verdict in PASSING or (vis is not None and vis.ok):
             for _ in range(config.reruns):
-                again, *_ = _phases(sample, applied, check, run)
+                again, vis2, hid2, _ = _phases(sample, applied, check, run, config)
                 if again != verdict:
                     base.flags.append("flaky")
-                    base.details += f"rerun gave {again.value}. "
+                    base.flaky_tests = sorted(_failing(vis, hid) ^ _failing(vis2, hid2))
+                    which = ", ".join(base.flaky_tests[:5])
+                    base.details += f"rerun gave {again.value}" + (f" ({which})" if which else "")
+                    base.details += ". "
                     if again not in PASSING or verdict == Verdict.CORRECT:
                         base.verdict = again  # the worse outcome stands
                     break
     except InfraFailure as exc:
         base.verdict, base.details = Verdict.INFRA_ERROR, base.details + str(exc)
-    failing = {n for p in (base.visible, base.hidden) if p is not None for n in p.failing}
-    base.regressions = sorted(failing & set(check.buggy_passing))
+    base.regressions = sorted(_failing(base.visible, base.hidden) & set(check.buggy_passing))
     if base.regressions:
         base.details += f"{len(base.regressions)} test(s) that passed before now fail. "
     return base
+
+
+def _failing(*phases: PhaseResult | None) -> set[str]:
+    return {n for p in phases if p is not None for n in p.failing}
 
 
 def _measure(sample: RepairSample, applied: AppliedPatch, into: Judgement) -> None:
@@ -291,7 +364,11 @@ def _named_cause(sample: RepairSample, answer: Answer | None) -> NamedCause | No
 
 
 def _phases(
-    sample: RepairSample, applied: AppliedPatch, check: SampleCheck, run: Runner
+    sample: RepairSample,
+    applied: AppliedPatch,
+    check: SampleCheck,
+    run: Runner,
+    config: JudgeConfig,
 ) -> tuple[Verdict, PhaseResult | None, PhaseResult | None, TestRun]:
     tr = run(applied.files, sample.tests.visible)
     vis = phase_result(tr, check.visible_ids)
@@ -303,11 +380,31 @@ def _phases(
         return Verdict.FAILS_VISIBLE, vis, None, tr
     if not sample.tests.hidden:
         return Verdict.PLAUSIBLE, vis, None, tr
-    htr = run(applied.files, sample.tests.hidden)
-    hid = phase_result(htr, check.hidden_ids)
+    plan, tests = None, sample.tests.hidden
+    if _selects(sample, check, config):
+        measure = lambda: _coverage_map(sample, run)  # noqa: E731 (once per sample: cached)
+        plan = selection.plan_for(sample, check, applied.files, applied.changed, measure)
+    hid, htr = selection.run_hidden(
+        plan, check.hidden_ids, lambda first: run(applied.files, tests, first=first), phase_result
+    )
     if htr.timed_out:
         return Verdict.TIMEOUT, vis, hid, htr
     return (Verdict.CORRECT if hid.ok else Verdict.OVERFIT), vis, hid, htr
+
+
+def _selects(sample: RepairSample, check: SampleCheck, config: JudgeConfig) -> bool:
+    pytest = is_pytest_command(sample.test_command)
+    return selection.enabled(config.test_selection, check.hidden_ids, pytest)
+
+
+def _coverage_map(sample: RepairSample, run: Runner) -> dict[str, list[str]] | None:
+    """Functions each hidden test runs on the buggy code (None when the sandbox failed)."""
+    try:
+        return selection.from_run(
+            sample.files, run(sample.files, sample.tests.hidden, coverage=True)
+        )
+    except InfraFailure:
+        return None
 
 
 def _syntax_error(applied: AppliedPatch) -> str:

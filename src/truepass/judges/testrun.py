@@ -45,6 +45,7 @@ class TestRun:
     output: str = ""
     duration_s: float = 0.0
     trusted_channel: bool = True  # False for custom test commands judged by exit code only
+    stopped: str = ""  # the test run first that did not pass, when it stopped the session
 
     @property
     def passed(self) -> set[str]:
@@ -87,8 +88,13 @@ def run_tests(
     *,
     limits: Limits,
     coverage: bool = False,
+    first: list[str] | None = None,
 ) -> TestRun:
-    """Lay out ``code`` and pristine ``tests`` in a fresh workspace and run them sandboxed."""
+    """Lay out ``code`` and pristine ``tests`` in a fresh workspace and run them sandboxed.
+
+    ``first``: test ids the harness runs before the others; the session stops as soon as one of
+    them does not pass (``TestRun.stopped``). Ignored with a non-pytest test command.
+    """
     files = {**code, **tests}
     argv = build_argv(sample, sorted(tests))
     env = {
@@ -98,6 +104,8 @@ def run_tests(
     }
     if coverage:
         env["TRUEPASS_COVERAGE"] = "1"
+    if first is not None:
+        env["TRUEPASS_SELECT"] = json.dumps({"mode": "first", "ids": first})
     result = run_sandboxed(
         argv, files, limits=limits, env=env, ro_binds={str(harness_dir()): HARNESS_MOUNT}
     )
@@ -158,5 +166,7 @@ def _absorb(run: TestRun, event: dict) -> None:  # type: ignore[type-arg]
             run.messages[nodeid] = str(event["message"])
     elif kind == "coverage" and isinstance(event.get("lines"), dict):
         run.coverage = event["lines"]
+    elif kind == "stopped":
+        run.stopped = str(event.get("nodeid", ""))
     elif kind == "finish":
         run.finished = True

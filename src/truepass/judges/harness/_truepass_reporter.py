@@ -12,12 +12,17 @@ import json
 import os
 import sys
 
+import pytest
+
 _FD = int(os.environ.pop("TRUEPASS_CHANNEL_FD", "-1"))
 _CHANNEL = os.fdopen(os.dup(_FD), "w", buffering=1, encoding="utf-8") if _FD >= 0 else sys.stderr
 if _FD >= 0:
     os.close(_FD)
 _WANT_COVERAGE = os.environ.pop("TRUEPASS_COVERAGE", "") == "1"
 _TEST_FILES = set(filter(None, os.environ.pop("TRUEPASS_TEST_FILES", "").split(os.pathsep)))
+_SELECT = json.loads(os.environ.pop("TRUEPASS_SELECT", "null") or "null")
+_FIRST = frozenset(_SELECT.get("ids", [])) if isinstance(_SELECT, dict) else frozenset()
+_SESSION = None
 _cov = None
 _contexts: dict[str, str] = {}
 
@@ -47,6 +52,18 @@ def pytest_collectreport(report) -> None:  # type: ignore[no-untyped-def]
         _emit("collect-error", nodeid=report.nodeid, message=_short(report))
 
 
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(session, config, items) -> None:  # type: ignore[no-untyped-def]
+    """Test selection: the listed tests run ``first`` (each group keeps its order)."""
+    global _SESSION
+    if not isinstance(_SELECT, dict) or _SELECT.get("mode") != "first":
+        return
+    _SESSION = session
+    items[:] = [i for i in items if i.nodeid in _FIRST] + [
+        i for i in items if i.nodeid not in _FIRST
+    ]
+
+
 def pytest_collection_finish(session) -> None:  # type: ignore[no-untyped-def]
     _emit("collected", nodeids=[item.nodeid for item in session.items])
 
@@ -65,6 +82,11 @@ def pytest_runtest_logreport(report) -> None:  # type: ignore[no-untyped-def]
             outcome=report.outcome,
             message=_short(report) if report.outcome != "passed" else "",
         )
+    if report.outcome != "passed" and report.nodeid in _FIRST and _SESSION is not None:
+        # a test run first did not pass: the phase has failed, the rest need not run (as -x)
+        if not _SESSION.shouldfail:
+            _emit("stopped", nodeid=report.nodeid)
+        _SESSION.shouldfail = f"truepass: {report.nodeid} did not pass"
 
 
 def pytest_sessionfinish(session, exitstatus) -> None:  # type: ignore[no-untyped-def]
