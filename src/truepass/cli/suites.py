@@ -111,7 +111,9 @@ def summary_cmd(out: Annotated[Path, typer.Argument(help="A run directory.")]) -
 
 
 def import_cmd(
-    fmt: Annotated[str, typer.Argument(metavar="FORMAT", help="quixbugs | humanevalfix")],
+    fmt: Annotated[
+        str, typer.Argument(metavar="FORMAT", help="quixbugs | humanevalfix | swebench | humaneval")
+    ],
     path: Annotated[Path, typer.Argument(help="The benchmark's data file or directory.")],
     out: Annotated[Path, typer.Option("--out", "-o", help="Suite directory to write.")],
 ) -> None:
