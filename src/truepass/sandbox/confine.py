@@ -253,12 +253,45 @@ def kill_others(keep: set[int]) -> None:
                 os.kill(int(name), signal.SIGKILL)
 
 
-def empty_dirs(directories: list[str]) -> bool:
-    """Delete everything inside ``directories``; False if something could not be removed."""
+def skeleton(directories: list[str]) -> frozenset[str]:
+    """What the sandbox itself put under the scratch directories before any candidate ran: the
+    mount points of read-only binds that live there (a venv under /tmp) and their parents.
+    :func:`empty_dirs` keeps these and never descends into a mount point."""
+    keep: set[str] = set()
+    for directory in directories:
+        try:
+            device = os.lstat(directory).st_dev
+        except OSError:
+            continue
+        stack = [directory]
+        while stack:
+            path = stack.pop()
+            for name in os.listdir(path):
+                child = os.path.join(path, name)
+                info = os.lstat(child)
+                keep.add(child)
+                if stat.S_ISDIR(info.st_mode) and info.st_dev == device:
+                    stack.append(child)
+    return frozenset(keep)
+
+
+def empty_dirs(directories: list[str], keep: frozenset[str] = frozenset()) -> bool:
+    """Delete everything inside ``directories`` but the ``keep`` skeleton (see
+    :func:`skeleton`); False if something could not be removed."""
     try:
         for directory in directories:
-            for name in os.listdir(directory):
-                _remove(os.path.join(directory, name))
+            device = os.lstat(directory).st_dev
+            stack = [directory]
+            while stack:
+                path = stack.pop()
+                for name in os.listdir(path):
+                    child = os.path.join(path, name)
+                    if child not in keep:
+                        _remove(child)
+                        continue
+                    info = os.lstat(child)
+                    if stat.S_ISDIR(info.st_mode) and info.st_dev == device:
+                        stack.append(child)  # a skeleton directory: clean inside it
     except (OSError, MemoryError):
         return False
     return True

@@ -157,6 +157,7 @@ class Worker:
     def __init__(self) -> None:
         self.scratch = os.environ.get("TMPDIR", "/tmp")
         self.scrub_dirs = [d for d in os.environ.get("TRUEPASS_SCRUB", "").split(":") if d]
+        self.skeleton = confine.skeleton(self.scrub_dirs)  # before any candidate runs
         self.own_pidns = os.environ.get("TRUEPASS_OWN_PIDNS") == "1"
         self.limits = json.loads(os.environ.get("TRUEPASS_CHILD_LIMITS", "{}"))
         self.made = confine.prepare(
@@ -352,7 +353,7 @@ class Worker:
 
     def scrub(self) -> bool:
         """Empty the scratch directories; False if something could not be removed."""
-        return confine.empty_dirs(self.scrub_dirs)
+        return confine.empty_dirs(self.scrub_dirs, self.skeleton)
 
 
 def exit_event(case: int, info: os.waitid_result, out: int) -> dict[str, object]:

@@ -8,6 +8,7 @@ the scope of the same name in the buggy code, so that a change is judged where i
 from __future__ import annotations
 
 import ast
+import threading
 import builtins
 from collections import defaultdict
 from collections.abc import Callable, Hashable, Iterator, Sequence
@@ -37,12 +38,18 @@ class Scope:
         return self.name.rsplit(".", 1)[-1]
 
 
+_PARSE_LOCK = threading.Lock()
+
+
 def parse(text: str | None, path: str = "<patch>") -> ast.Module | None:
     """The module's tree, or None when there is no text or it is not valid Python."""
     if text is None:
         return None
     try:
-        return ast.parse(text, filename=path)
+        # CPython 3.11 before 3.11.8 can fail with "AST constructor recursion depth mismatch"
+        # when threads parse at once (gh-106905); judging threads do
+        with _PARSE_LOCK:
+            return ast.parse(text, filename=path)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return None
 
