@@ -8,8 +8,8 @@ the scope of the same name in the buggy code, so that a change is judged where i
 from __future__ import annotations
 
 import ast
-import threading
 import builtins
+import threading
 from collections import defaultdict
 from collections.abc import Callable, Hashable, Iterator, Sequence
 from dataclasses import dataclass, field
