@@ -11,7 +11,7 @@ from truepass.judges.codegen import check_codegen, judge_codegen
 from truepass.judges.repair import Verdict
 from truepass.patches.apply import Answer
 from truepass.runner import run
-from truepass.sandbox.pool import ExecPool
+from truepass.sandbox.pool import DEFAULT_FLOOR_S, ExecPool
 from truepass.solvers import make_solvers
 from truepass.suites.codegen import CodegenSample
 from truepass.suites.loader import load_suite
@@ -65,7 +65,7 @@ def test_verdicts(pool: ExecPool, body: str, verdict: Verdict) -> None:
     check = check_codegen(s, pool)
     assert check.valid, check.reason
     assert check.expected["visible"] == ["5", "0"] and check.expected["hidden"] == ["10", "3"]
-    assert all(t >= 1.0 for t in check.timeouts["visible"])
+    assert all(t >= DEFAULT_FLOOR_S for t in check.timeouts["visible"])
     got = judge_codegen(s, answer(body), check, pool)
     assert got.verdict == verdict, got.details
 

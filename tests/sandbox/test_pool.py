@@ -19,6 +19,7 @@ from truepass.sandbox.pool import (
     PoolError,
     calibrate,
     scaled_timeouts,
+    wall_limit,
 )
 
 pytestmark = needs_bwrap
@@ -130,6 +131,25 @@ def test_after_a_timeout_a_fresh_child_resumes_at_the_next_case(pool: ExecPool) 
     assert [c.status for c in got.cases] == ["timeout", "pass", "fail"]
 
 
+def test_the_case_limit_counts_cpu_time_so_waiting_does_not_use_it_up(pool: ExecPool) -> None:
+    code = "import time\ndef f(x):\n    time.sleep(x)\n    return x\n"
+    got = run(pool, code, [Case([0.6], 0.6, timeout_s=0.3, wall_s=5.0)])
+    assert got.passed, got
+    assert got.cases[0].duration_s >= 0.6 > 0.3 > got.cases[0].cpu_s
+
+
+def test_code_that_waits_forever_is_stopped_by_the_wall_clock_limit(pool: ExecPool) -> None:
+    code = "import time\ndef f(x):\n    time.sleep(x)\n    return x\n"
+    got = run(pool, code, [Case([60], 60, timeout_s=0.2, wall_s=0.5), Case([0], 0)])
+    assert got.status == "timeout"
+    assert "0.5 s (wall clock)" in (got.cases[0].error or "")
+
+
+def test_the_default_wall_limit_leaves_room_for_a_busy_machine() -> None:
+    assert Case([], None, timeout_s=0.25).wall_limit_s == wall_limit(0.25) >= 3 * 0.25
+    assert Case([], None, timeout_s=0.25, wall_s=9.0).wall_limit_s == 9.0
+
+
 def test_loading_that_never_ends_is_a_timeout() -> None:
     for small in start_pool(1, ExecLimits(load_timeout_s=0.5)):
         got = run(small, "while True:\n    pass\n", [Case([1], 1)])
@@ -181,6 +201,8 @@ def test_calibrate_measures_the_canonical_solution(pool: ExecPool) -> None:
     assert len(cal.times_s) == 2 and all(t > 0 for t in cal.times_s)
     assert cal.timeouts_s == [max(0.5, 4.0 * t) for t in cal.times_s]
     assert run(pool, code, cal.cases()).passed
+    sleepy = calibrate(pool, "import time\ndef f():\n    time.sleep(0.3)\n", "f", [[]], repeats=1)
+    assert sleepy.times_s[0] < 0.1  # CPU time: sleeping costs none
     with pytest.raises(ValueError, match="ZeroDivisionError"):
         calibrate(pool, "def f(n):\n    return 1 // n\n", "f", [[1], [0]], repeats=1)
 

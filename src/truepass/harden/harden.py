@@ -280,7 +280,7 @@ def _visible_cases(
                 raise _Invalid(f"visible case {i}: {exc}") from exc
             if not plain_equal(stated, out.value, atol=sample.atol, int_is_float=True):
                 raise _Invalid(f"canonical solution disagrees with visible case {i}'s expected")
-        cases.append(Case(args, out.value, out.duration_s))
+        cases.append(Case(args, out.value, out.cpu_s))
     times = [c.timeout_s for c in cases]
     limits = scaled_timeouts(times, floor_s=MUTANT_FLOOR_S)
     return [dataclasses.replace(c, timeout_s=t) for c, t in zip(cases, limits, strict=True)], times
@@ -315,7 +315,7 @@ def filter_inputs(
         a, b = first.get(i), second.get(i)
         reason = _drop_reason(a, b)
         # the faster run: load on the machine only ever adds time
-        if reason is None and slow_s is not None and min(a.duration_s, b.duration_s) > slow_s:  # type: ignore[union-attr]
+        if reason is None and slow_s is not None and min(a.cpu_s, b.cpu_s) > slow_s:  # type: ignore[union-attr]
             reason = "slow"
         if reason is None:
             try:
@@ -326,7 +326,7 @@ def filter_inputs(
         if reason:
             dropped[reason] += 1
             continue
-        kept.append(_Kept(g.args, a.value, statistics.mean([a.duration_s, b.duration_s])))  # type: ignore[union-attr]
+        kept.append(_Kept(g.args, a.value, statistics.mean([a.cpu_s, b.cpu_s])))  # type: ignore[union-attr]
     return kept, dropped
 
 

@@ -2,8 +2,9 @@
 decide here, in the trusted process, from the plain values it returned.
 
 Expected values come from the case (``expected``) or from the canonical solution, run once per
-sample in the same pool when the sample is checked (the EvalPlus way). Per-case timeouts scale with
-the canonical solution's measured time, with a floor (:func:`truepass.sandbox.pool.scaled_timeout`).
+sample in the same pool when the sample is checked (the EvalPlus way). Per-case CPU-time limits
+scale with the canonical solution's measured CPU time, with a floor
+(:func:`truepass.sandbox.pool.scaled_timeouts`).
 """
 
 from __future__ import annotations
@@ -61,8 +62,9 @@ def _phases(sample: CodegenSample) -> dict[str, list[CodegenCase]]:
 
 def check_codegen(sample: CodegenSample, pool: ExecPool) -> CodegenCheck:
     """Run the canonical solution once on every case: it must return the stated expected
-    values, and where none is stated its output becomes the expected value. Timeouts: 4x its
-    time per case, at least 1 s (the floor covers a noisy measurement of a fast case)."""
+    values, and where none is stated its output becomes the expected value. Limits: 4x its
+    CPU time per case, at least 0.25 s of CPU time (see
+    :func:`truepass.sandbox.pool.scaled_timeouts`)."""
     check = CodegenCheck(sample_id=sample.id, valid=True, tier=pool.sandbox)
     for phase, cases in _phases(sample).items():
         try:

@@ -28,11 +28,26 @@ _U32 = 4
 @dataclass(frozen=True)
 class Case:
     """One test case: positional ``args`` and the ``expected`` return value (both plain
-    values, see :mod:`truepass.sandbox.plainvalues`) and the case's wall-clock limit."""
+    values, see :mod:`truepass.sandbox.plainvalues`) and the case's limits: ``timeout_s``
+    seconds of CPU time and ``wall_s`` seconds of wall-clock time (by default
+    :func:`wall_limit` of ``timeout_s``)."""
 
     args: list[Any]
     expected: Any
     timeout_s: float = 1.0
+    wall_s: float | None = None
+
+    @property
+    def wall_limit_s(self) -> float:
+        """The wall-clock limit: ``wall_s``, or :func:`wall_limit` of the CPU limit."""
+        return self.wall_s if self.wall_s is not None else wall_limit(self.timeout_s)
+
+
+def wall_limit(cpu_s: float) -> float:
+    """The default wall-clock limit of a case allowed ``cpu_s`` of CPU time: ``3 * cpu_s + 2``
+    seconds, room for a machine so busy that the case gets a third of a core, and for code that
+    waits (sleeps, blocks) without computing, which only this limit stops."""
+    return 3.0 * cpu_s + 2.0
 
 
 @dataclass(frozen=True)
@@ -47,6 +62,7 @@ class CaseResult:
     error: str | None = None  # "Type: message" of an exception, or what went wrong
     output: str = ""  # stdout and stderr written during this case (capped per check)
     duration_s: float = 0.0  # measured by the worker, from the previous case's result
+    cpu_s: float = 0.0  # CPU time of the child in that span, read by the worker
 
 
 @dataclass(frozen=True)
@@ -79,6 +95,7 @@ class Outcome:
     error: str | None = None
     output: str = ""
     duration_s: float = 0.0
+    cpu_s: float = 0.0  # the child's CPU time in the case, read by the worker
 
 
 @dataclass
@@ -132,6 +149,7 @@ def decode_response(response: Response, cases: list[Case], load_timeout_s: float
             next_case, armed = case, False
             continue
         duration = float(event.get("dt", 0.0))
+        cpu = float(event.get("cpu") or 0.0)
         message: dict[str, Any] = {}
         if kind == "frame":
             if not frames:
@@ -159,7 +177,9 @@ def decode_response(response: Response, cases: list[Case], load_timeout_s: float
                 continue
             if case != next_case:
                 raise WorkerDied(f"frame for case {case}, expected {next_case}")
-            outcome = _case_outcome(case, message, pending + text, duration)
+            outcome = dataclasses.replace(
+                _case_outcome(case, message, pending + text, duration), cpu_s=cpu
+            )
             pending, next_case = "", case + 1
         elif kind in ("timeout", "exit", "overflow"):
             if case == -1:
@@ -179,7 +199,9 @@ def decode_response(response: Response, cases: list[Case], load_timeout_s: float
                 return decoded
             if case != next_case or case >= len(cases):
                 raise WorkerDied(f"{kind} event for case {case}, expected {next_case}")
-            outcome = _failure_outcome(kind, event, cases[case], pending + text, duration)
+            outcome = dataclasses.replace(
+                _failure_outcome(kind, event, cases[case], pending + text, duration), cpu_s=cpu
+            )
             pending = ""
         else:
             raise WorkerDied(f"unknown event {kind!r:.50}")
@@ -242,7 +264,11 @@ def _failure_outcome(
 ) -> Outcome:
     index = int(event["case"])
     if kind == "timeout":
-        error = f"took longer than {case.timeout_s:g} s"
+        error = (
+            f"used more than {case.timeout_s:g} s of CPU time"
+            if event.get("by") == "cpu"
+            else f"took longer than {case.wall_limit_s:g} s (wall clock)"
+        )
         return Outcome(index, "timeout", error=error, output=text, duration_s=duration)
     if kind == "overflow":
         return Outcome(index, "overflow", error="results exceeded the pool's result_bytes")
@@ -287,7 +313,8 @@ def _judge_case(
         return _failed(index, case, "error", None, "no result for this case")
     if outcome.kind == "value":
         if plainvalues.plain_equal(case.expected, outcome.value, **compare):
-            return CaseResult(index, "pass", output=outcome.output, duration_s=outcome.duration_s)
+            return CaseResult(index, "pass", output=outcome.output, duration_s=outcome.duration_s,
+                              cpu_s=outcome.cpu_s)  # fmt: skip
         return _failed(index, case, "fail", outcome, None, got=plainvalues.safe_repr(outcome.value))
     status: CaseStatus = {"bad": "fail", "timeout": "timeout"}.get(outcome.kind, "error")  # type: ignore[assignment]
     return _failed(index, case, status, outcome, outcome.error)
@@ -311,4 +338,5 @@ def _failed(
         error=error,
         output=outcome.output if outcome else "",
         duration_s=outcome.duration_s if outcome else 0.0,
+        cpu_s=outcome.cpu_s if outcome else 0.0,
     )

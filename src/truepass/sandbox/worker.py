@@ -5,18 +5,21 @@ Run as ``python -S -s -B worker.py`` inside bubblewrap (standard library only; `
 on fds 0 and 1 (a frame is a big-endian u32 length and that many bytes):
 
 * worker -> parent, once: a hello frame (JSON: pid, uid, Landlock ABI, seccomp, notes);
-* parent -> worker, per check: a JSON header frame ``{"timeouts", "load_timeout", "cpu_s",
-  "stop", "size"}`` then ``size`` raw bytes of payload (JSON: code, entry_point, tagged args).
-  Expected values are never sent.
+* parent -> worker, per check: a JSON header frame ``{"timeouts", "walls", "load_timeout",
+  "cpu_s", "stop", "size"}`` then ``size`` raw bytes of payload (JSON: code, entry_point,
+  tagged args). Expected values are never sent.
 * worker -> parent, per check: one frame holding a u32 header length, a JSON header
   ``{"events", "results", "output", "truncated"}``, the child's raw result frames (``results``
   bytes) and its captured output (``output`` bytes).
 
 The worker forks the next child while idle (it confines itself and waits for its request; see
 ``checkchild.py``), so a check costs no fork on its critical path. The worker only counts the
-child's frames (the one after ``ready`` belongs to case ``start``, and so on) and times them: the
-deadline of case k runs from the previous frame; on expiry it kills the child and, unless
-``stop``, forks a fresh one from case k+1. The parent decodes and judges everything.
+child's frames (the one after ``ready`` belongs to case ``start``, and so on) and times them. Case k
+has two limits, both counted from the previous frame: ``timeouts[k]``, seconds of the child's CPU
+time (read from its CPU clock, so a busy machine does not make a correct solution time out), and
+``walls[k]``, seconds of wall-clock time (for code that waits without computing). When either
+runs out the worker kills the child and, unless ``stop``, forks a fresh one from case k+1. The
+parent decodes and judges everything.
 
 The candidate's bytes (payload, results, output) only ever live in buffers the worker zeroes
 after each check, so a later child (a fork of the worker) cannot find an earlier check's code
@@ -29,6 +32,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import math
 import mmap
 import os
 import select
@@ -44,7 +48,7 @@ except ImportError:  # inside the sandbox: shipped side by side, no site-package
 
 # Warm imports: what candidates commonly import costs nothing per check.
 import bisect, collections, copy, dataclasses, datetime, decimal, fractions, functools  # noqa: E401, F401, I001
-import hashlib, heapq, itertools, math, operator, random, re, statistics, string, typing  # noqa: E401, F401
+import hashlib, heapq, itertools, operator, random, re, statistics, string, typing  # noqa: E401, F401  (math above)
 
 READY = b'{"k":"ready"'  # the prefix of the frame that says the code is loaded
 ARMED = b'{"k":"armed"'  # the first frame: confined, about to load the code
@@ -274,9 +278,12 @@ class Worker:
         Events of failures carry ``o``, the output taken so far; frames carry their own."""
         pid, result_r, out_r = child.pid, child.results, child.output
         timeouts: list[float] = header["timeouts"]
+        walls: list[float] = header["walls"]
         case = -1  # -1 while the code loads, then the case in progress
         last = time.monotonic()
         deadline = last + float(header["load_timeout"])
+        clock = cpu_clock(pid)
+        cpu_mark, cpu_limit = 0.0, math.inf  # CPU time at the last frame; the case's CPU limit
         pos = self.results.used  # where the next frame starts
         poll = select.poll()
         poll.register(result_r, select.POLLIN)
@@ -284,10 +291,12 @@ class Worker:
         live = 2
         while True:
             now = time.monotonic()
-            if now >= deadline:
+            used = max(0.0, cpu_time(clock) - cpu_mark)  # 0 once the child is gone
+            if now >= deadline or used >= cpu_limit:
                 self.drain(out_r)
                 self.results.used = pos
-                events.append({"e": "timeout", "case": case, "dt": now - last,
+                events.append({"e": "timeout", "case": case, "dt": now - last, "cpu": used,
+                               "by": "cpu" if used >= cpu_limit else "wall",
                                "o": self.output.used})  # fmt: skip
                 return case, False
             if not live:  # both pipes closed: the child is gone, or hangs without them
@@ -298,7 +307,8 @@ class Worker:
                     return case, False
                 time.sleep(0.001)
                 continue
-            for fd, _ in poll.poll(max(1, int((deadline - now) * 1000) + 1)):
+            wait = min(deadline - now, cpu_limit - used)  # CPU time runs no faster than wall
+            for fd, _ in poll.poll(max(1, int(wait * 1000) + 1)):
                 buffer = self.results if fd == result_r else self.output
                 try:
                     got = buffer.read_from(fd, self.sink.view)
@@ -318,7 +328,7 @@ class Worker:
                     end = pos + _U32 + int.from_bytes(self.results.view[pos : pos + _U32], "big")
                     if end > self.results.used:
                         break
-                    now = time.monotonic()
+                    now, cpu = time.monotonic(), cpu_time(clock) or cpu_mark
                     if case < 0:
                         events.append({"e": "frame", "case": -1})
                         head = self.results.view[pos + _U32 : pos + _U32 + len(READY)]
@@ -331,14 +341,16 @@ class Worker:
                             return -1, True
                         case = start
                     else:
-                        events.append({"e": "frame", "case": case, "dt": now - last})
+                        events.append({"e": "frame", "case": case, "dt": now - last,
+                                       "cpu": max(0.0, cpu - cpu_mark)})  # fmt: skip
                         case += 1
-                    pos, last = end, now
+                    pos, last, cpu_mark = end, now, cpu
                     if case >= len(timeouts):
                         self.results.used = pos
                         self.drain(out_r)  # all it wrote before its last frame
                         return case, True
-                    deadline = now + float(timeouts[case])
+                    deadline = now + float(walls[case])
+                    cpu_limit = float(timeouts[case])
 
     def drain(self, out_r: int) -> None:
         """Read whatever output is in the pipe now."""
@@ -354,6 +366,21 @@ class Worker:
     def scrub(self) -> bool:
         """Empty the scratch directories; False if something could not be removed."""
         return confine.empty_dirs(self.scrub_dirs, self.skeleton)
+
+
+def cpu_clock(pid: int) -> int:
+    """The id of process ``pid``'s CPU-time clock (Linux's encoding of
+    ``clock_getcpuclockid``: every thread of the process, user and system time)."""
+    return ((~pid) << 3) | 2
+
+
+def cpu_time(clock: int) -> float:
+    """Seconds on a process CPU clock; 0.0 once the process cannot be read (it is gone: the
+    pipes tell what happened)."""
+    try:
+        return time.clock_gettime(clock)
+    except OSError:
+        return 0.0
 
 
 def exit_event(case: int, info: os.waitid_result, out: int) -> dict[str, object]:
