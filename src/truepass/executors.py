@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from concurrent.futures import Future
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, Literal, Protocol
 
@@ -78,18 +78,29 @@ class Executor(Protocol):
 
 
 class LocalExecutor:
-    """Judges in the calling thread with the run's own family (its warm pools included).
+    """Judges on this machine with the run's own family (its warm pools included).
 
-    The runner calls :meth:`submit` from its ``--jobs`` threads, right after solving: that is
-    the behaviour of every run before executors existed.
+    By default in the calling thread: the runner calls :meth:`submit` from its ``--jobs``
+    threads, right after solving. A family whose checks are short hand-offs to warm workers
+    (codegen: ``family.local_width``, twice its pool's workers) gets that many threads of its
+    own instead, so a worker always has the next check waiting while this process decodes and
+    judges the last one, and the solving threads go on solving.
     """
 
     spec = "local"
 
     def __init__(self, family: Family) -> None:
         self.family = family
+        width = getattr(family, "local_width", None)
+        self._threads = ThreadPoolExecutor(width, "truepass-judge") if width else None
 
     def submit(self, job: Job, key: str, on_done: OnDone) -> None:
+        if self._threads is None:
+            self._run(job, on_done)
+        else:
+            self._threads.submit(self._run, job, on_done)
+
+    def _run(self, job: Job, on_done: OnDone) -> None:
         done: Future[Any] = Future()
         try:
             done.set_result(job.run(self.family))
@@ -101,7 +112,8 @@ class LocalExecutor:
         return {"spec": self.spec}
 
     def close(self) -> None:
-        return None
+        if self._threads is not None:
+            self._threads.shutdown(wait=True, cancel_futures=True)
 
 
 @dataclass(frozen=True)

@@ -77,6 +77,7 @@ class CodegenFamily:
 
     def __init__(self, workers: int) -> None:
         self.workers = workers
+        self.local_width = 2 * workers  # checks in flight: one running and one waiting per worker
         self._pool: Any = None
         self._lock = threading.Lock()
 
