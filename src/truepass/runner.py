@@ -21,7 +21,9 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
+from truepass import checkcache
 from truepass.analysis.summary import Summary, summarize
+from truepass.checkcache import CheckCache
 from truepass.errors import InputError, SandboxError, SolverError
 from truepass.executors import (
     Executor,
@@ -94,14 +96,20 @@ def sample_checks(
     progress: Progress | None = None,
     family: Family | None = None,
     executor: Executor | None = None,
+    cache: CheckCache | None = None,
 ) -> dict[str, Any]:
-    """Check each sample once per suite version (cached in the store), on ``executor``."""
+    """Check each sample once per suite version (kept in the run's store and in the
+    machine-wide ``cache``, see :mod:`truepass.checkcache`), on ``executor``."""
     family = family or family_for(suite.family)
     executor = executor or LocalExecutor(family)
     checks: dict[str, Any] = {}
     todo = []
     for s in samples:
         cached = store.get_check(suite.content_hash, s.id)
+        if cached is None and cache is not None:
+            cached = cache.get(suite.content_hash, s.id)
+            if cached is not None:
+                store.put_check(suite.content_hash, s.id, cached)
         if cached is None:
             todo.append(s)
         else:
@@ -118,7 +126,10 @@ def sample_checks(
                 {"sample_id": sample_id, "valid": False, "reason": f"infra-error: {exc}"}
             )
         if not check.reason.startswith("infra-error"):
-            store.put_check(suite.content_hash, check.sample_id, check.model_dump())
+            record = check.model_dump()
+            store.put_check(suite.content_hash, check.sample_id, record)
+            if cache is not None:
+                cache.put(suite.content_hash, check.sample_id, record)
         checks[check.sample_id] = check
         if progress:
             progress("checking samples", done, len(todo))
@@ -166,13 +177,16 @@ def run(
     limit: int | None = None,
     progress: Progress | None = None,
     executor: str | ExecutorSpec = "local",
+    check_cache: Path | bool = True,
 ) -> RunResult:
     """Run ``solvers`` on ``suite`` into ``out``; resumes whatever ``out`` already holds.
 
     ``jobs`` threads solve (model calls stay in this process); ``executor`` says where the
     sandboxed checks and judging run (``local``, ``dask://HOST:PORT``, ``dask-local:N``, see
     :mod:`truepass.executors`). It is not part of the run's identity: a run may be resumed with
-    another executor, and the results are the same.
+    another executor, and the results are the same. ``check_cache`` is where sample checks are
+    shared with other runs: True for the default (:func:`truepass.checkcache.default_path`),
+    False for none, or a file.
     """
     config = config or JudgeConfig()
     spec = executor if isinstance(executor, ExecutorSpec) else parse_executor(executor)
@@ -186,6 +200,7 @@ def run(
     store = Store(out / "store.sqlite")
     family = family_for(suite.family, workers=jobs)
     where: Executor | None = None
+    cache: CheckCache | None = None
     try:
         _claim(store, suite, config)
         samples = suite.samples[:limit] if limit else suite.samples
@@ -199,9 +214,10 @@ def run(
         ]
         resumed = len(done & {(sv.name, s.id, a) for sv in solvers for s in samples
                               for a in range(sv.attempts(s))})  # fmt: skip
+        manifest = _manifest(suite, solvers, config, jobs, limit)
         if tasks:
             where = open_executor(spec, family, secrets.token_hex(4))
-        manifest = _manifest(suite, solvers, config, jobs, limit)
+            cache = _open_check_cache(check_cache, manifest)
         manifest["executor"] = where.describe() if where else {"spec": spec.text}
         _write_json(out / "manifest.json", manifest)
         new = 0
@@ -210,7 +226,7 @@ def run(
                 if where is not None:
                     needed = list({s.id: s for _, s, _ in tasks}.values())
                     checks = sample_checks(
-                        suite, needed, store, config, pool, progress, family, where
+                        suite, needed, store, config, pool, progress, family, where, cache
                     )
                     new = _judge_all(suite, tasks, checks, config, pool, where, store, progress)
             except BaseException:
@@ -219,13 +235,27 @@ def run(
         summary = summarize(suite.name, store.records())
         _write_outputs(out, store, summary)
         manifest["finished"] = _now()
+        manifest["check_cache"] = cache.describe() if cache else None
         _write_json(out / "manifest.json", manifest)
         return RunResult(out=out, summary=summary, new_attempts=new, resumed_attempts=resumed)
     finally:
         if where is not None:
             where.close()
+        if cache is not None:
+            cache.close()
         family.close()
         store.close()
+
+
+def _open_check_cache(setting: Path | bool, manifest: dict[str, Any]) -> CheckCache | None:
+    """The machine-wide check cache for this run's environment, or None (``False``, or
+    ``$TRUEPASS_CHECK_CACHE=off`` with the default)."""
+    path = checkcache.default_path() if setting is True else setting or None
+    if path is None:
+        return None
+    env = checkcache.environment_key(manifest["judge"], manifest["packages"],
+                                     manifest["sandbox_tier"])  # fmt: skip
+    return CheckCache(Path(path), env)
 
 
 def _judge_all(

@@ -10,6 +10,7 @@ import typer
 from rich import box
 from rich.table import Table
 
+from truepass.checkcache import OFF
 from truepass.cli.common import (
     JobsOpt,
     OutOpt,
@@ -58,6 +59,9 @@ SelectionOpt = Annotated[bool | None, typer.Option("--test-selection/--no-test-s
     help="Run the hidden tests related to the change first and stop at the first that fails "
     "(same verdicts). Default: on for samples with more than 20 hidden tests.")]  # fmt: skip
 ExecutorOpt = Annotated[str, typer.Option("--executor", help=EXECUTOR_HELP)]
+CheckCacheOpt = Annotated[str | None, typer.Option("--check-cache", help="File of sample checks "
+    "shared between runs on this machine (default ~/.cache/truepass/checks.sqlite or "
+    "$TRUEPASS_CHECK_CACHE); 'off' checks every sample again in this run.")]  # fmt: skip
 ModelCfgOpt = Annotated[Path | None, typer.Option("--model-config", help="TOML with per-model "
     "base_url, api_key_env, concurrency, retries, timeout.", rich_help_panel=M)]  # fmt: skip
 
@@ -75,12 +79,16 @@ def _llm(prompt: list[str] | None, samples: int, temperature: float, max_tokens:
 
 def _execute(suite: Suite, specs: list[str], out: Path, jobs: int, limit: int | None,
              config: JudgeConfig, llm: LLMOptions | None = None,
-             executor: ExecutorSpec | str = "local") -> RunResult:  # fmt: skip
+             executor: ExecutorSpec | str = "local",
+             check_cache: str | None = None) -> RunResult:  # fmt: skip
     solvers = make_solvers(specs, {s.id for s in suite.samples}, llm)
+    checks: Path | bool = True
+    if check_cache is not None:
+        checks = False if check_cache.strip().lower() in OFF else Path(check_cache)
     try:
         with progress() as update:
             return run(suite, solvers, out, config=config, jobs=jobs, limit=limit, progress=update,
-                       executor=executor)  # fmt: skip
+                       executor=executor, check_cache=checks)  # fmt: skip
     except KeyboardInterrupt:
         err_console.print(
             f"interrupted: every attempt judged so far is stored in {out}/store.sqlite; "
@@ -114,7 +122,7 @@ def run_cmd(
     max_tokens: MaxTokOpt = 1024, seed: SeedOpt = 0, rounds: RoundsOpt = 3,
     fault_hint: FaultOpt = False, templates: TemplatesOpt = None, price: PriceOpt = None,
     cache: CacheOpt = None, no_cache: NoCacheOpt = False, model_config: ModelCfgOpt = None,
-    executor: ExecutorOpt = "local",
+    executor: ExecutorOpt = "local", check_cache: CheckCacheOpt = None,
 ) -> None:  # fmt: skip
     """Run solvers on a suite; every attempt is judged in the sandbox and stored as it ends."""
     with errors():
@@ -123,7 +131,7 @@ def run_cmd(
                    price, cache, no_cache, model_config)  # fmt: skip
         loaded = load(suite, transform)
         config = _config(timeout, reruns, test_selection)
-        result = _execute(loaded, solver, out, jobs, limit, config, llm, where)
+        result = _execute(loaded, solver, out, jobs, limit, config, llm, where, check_cache)
     _report(result, out)
 
 
@@ -136,13 +144,15 @@ def judge_cmd(
     reruns: RerunsOpt = 1,
     test_selection: SelectionOpt = None,
     executor: ExecutorOpt = "local",
+    check_cache: CheckCacheOpt = None,
 ) -> None:
     """Judge patches made elsewhere (the replay solver)."""
     with errors():
         where = parse_executor(executor)
         loaded = load_suite(suite)
         result = _execute(loaded, [f"replay:{patches}"], out, jobs, None,
-                          _config(timeout, reruns, test_selection), executor=where)  # fmt: skip
+                          _config(timeout, reruns, test_selection), executor=where,
+                          check_cache=check_cache)  # fmt: skip
     _report(result, out)
 
 
