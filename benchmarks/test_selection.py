@@ -27,7 +27,8 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
-from truepass.judges.repair import JudgeConfig, Judgement, SampleCheck, check_sample, judge
+from truepass.judges.repair import Judgement, SampleCheck, check_sample, judge
+from truepass.judges.verdicts import JudgeConfig
 from truepass.patches.apply import Answer
 from truepass.sandbox import Limits
 from truepass.solvers import make_solvers

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from truepass.checkcache import CheckCache, default_path, environment_key
-from truepass.judges.repair import JudgeConfig
+from truepass.judges.verdicts import JudgeConfig
 from truepass.runner import run
 from truepass.solvers import make_solvers
 from truepass.suites.loader import load_suite

@@ -14,8 +14,8 @@ import truepass.judges.repair as repair
 from truepass.checking import SampleHealth, SuiteHealth, check_one, health_markdown
 from truepass.cli import app
 from truepass.cli.suites import _suite_dir
-from truepass.judges.repair import JudgeConfig
 from truepass.judges.testrun import TestRun
+from truepass.judges.verdicts import JudgeConfig
 from truepass.sandbox import Limits
 from truepass.suites.loader import bundled_dir
 from truepass.suites.schema import RepairSample

@@ -19,7 +19,7 @@ from typer.testing import CliRunner
 from truepass.cli import app
 from truepass.errors import InputError
 from truepass.executors import ExecutorSpec, parse_executor
-from truepass.judges.repair import JudgeConfig
+from truepass.judges.verdicts import JudgeConfig
 from truepass.runner import run
 from truepass.sandbox import Limits
 from truepass.solvers import make_solver

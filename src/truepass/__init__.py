@@ -10,7 +10,7 @@ The public API is small and flat::
 from __future__ import annotations
 
 from truepass.errors import InputError, PatchError, SandboxError, SuiteError, TruepassError
-from truepass.judges.repair import JudgeConfig, Verdict
+from truepass.judges.verdicts import JudgeConfig, Verdict
 from truepass.patches.apply import Answer
 from truepass.runner import run
 from truepass.solvers import make_solver

@@ -14,15 +14,8 @@ from typing import Literal
 
 from pydantic import BaseModel, Field, computed_field
 
-from truepass.judges.repair import (
-    PASSING,
-    JudgeConfig,
-    Judgement,
-    SampleCheck,
-    Verdict,
-    check_sample,
-    judge,
-)
+from truepass.judges.repair import Judgement, SampleCheck, check_sample, judge
+from truepass.judges.verdicts import PASSING, JudgeConfig, Verdict
 from truepass.patches.apply import Answer
 from truepass.runner import Progress
 from truepass.suites.loader import Suite

@@ -22,7 +22,7 @@ from typing import Any, Literal, Protocol
 
 from truepass.errors import InputError
 from truepass.judges.families import Family
-from truepass.judges.repair import JudgeConfig
+from truepass.judges.verdicts import JudgeConfig
 from truepass.patches.apply import Answer
 
 EXECUTOR_HELP = (

@@ -7,7 +7,7 @@ from pathlib import Path
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from truepass.errors import InputError
-from truepass.judges.repair import FlagDetail, PhaseResult
+from truepass.judges.verdicts import FlagDetail, PhaseResult
 from truepass.metrics.localisation import Localisation
 from truepass.metrics.quality import QualityDelta
 from truepass.metrics.root_cause import NamedCause

@@ -36,10 +36,9 @@ from truepass.executors import (
     parse_executor,
 )
 from truepass.judges.families import Family, family_for
-from truepass.judges.repair import JudgeConfig, Verdict
+from truepass.judges.verdicts import JudgeConfig, Verdict
 from truepass.patches.apply import Answer
 from truepass.records import AttemptRecord
-from truepass.report import write_report
 from truepass.sandbox import sandbox_tier
 from truepass.solvers.base import SolveContext, Solver
 from truepass.store import Store
@@ -405,4 +404,6 @@ def _write_outputs(out: Path, store: Store, summary: Summary) -> None:
             fh.write(rec.model_dump_json() + "\n")
     tmp.replace(out / "results.jsonl")
     _write_json(out / "summary.json", summary.model_dump())
+    from truepass.report import write_report  # jinja2: loaded only once results are written
+
     write_report([out], out / "report.html")

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from truepass.judges.codegen import check_codegen, judge_codegen
-from truepass.judges.repair import Verdict
+from truepass.judges.verdicts import Verdict
 from truepass.patches.apply import Answer
 from truepass.runner import run
 from truepass.sandbox.pool import DEFAULT_FLOOR_S, ExecPool

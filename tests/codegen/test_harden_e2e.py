@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 from truepass.cli import app
 from truepass.harden import HardenConfig, HardenReport, harden_suite
 from truepass.judges.codegen import check_codegen, judge_codegen
-from truepass.judges.repair import Verdict
+from truepass.judges.verdicts import Verdict
 from truepass.patches.apply import Answer
 from truepass.sandbox.plainvalues import plain_equal
 from truepass.sandbox.pool import ExecPool

@@ -7,8 +7,9 @@ from factories import FIXED, HIDDEN, VISIBLE, sample_dict
 
 import truepass.judges.repair as repair
 from truepass.errors import SandboxError
-from truepass.judges.repair import JudgeConfig, SampleCheck, Verdict, check_sample, judge
+from truepass.judges.repair import SampleCheck, check_sample, judge
 from truepass.judges.testrun import TestRun
+from truepass.judges.verdicts import JudgeConfig, Verdict
 from truepass.patches.apply import Answer
 from truepass.sandbox import Limits
 from truepass.suites.schema import RepairSample

@@ -14,7 +14,7 @@ import pytest
 from factories import sample_dict, write_suite
 
 from truepass.judges import selection
-from truepass.judges.repair import JudgeConfig, SampleCheck, Verdict, check_sample, judge
+from truepass.judges.repair import SampleCheck, check_sample, judge
 from truepass.judges.selection import (
     MODULE,
     Plan,
@@ -24,6 +24,7 @@ from truepass.judges.selection import (
     layout,
     plan,
 )
+from truepass.judges.verdicts import JudgeConfig, Verdict
 from truepass.patches.apply import Answer
 from truepass.sandbox import Limits
 from truepass.suites.schema import RepairSample

@@ -6,7 +6,8 @@ import pytest
 from template_samples import NONE_CHECK, OFF_BY_ONE, UNFIXABLE, WRONG_COMPARISON
 
 from truepass.errors import SandboxError
-from truepass.judges.repair import JudgeConfig, Verdict, check_sample, judge
+from truepass.judges.repair import check_sample, judge
+from truepass.judges.verdicts import JudgeConfig, Verdict
 from truepass.sandbox import Limits, run_sandboxed
 from truepass.solvers import make_solver
 from truepass.solvers.base import SolveContext

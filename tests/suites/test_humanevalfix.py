@@ -10,7 +10,7 @@ import pytest
 
 from truepass.checking import SuiteHealth, check_suite, write_health
 from truepass.errors import SuiteError
-from truepass.judges.repair import JudgeConfig
+from truepass.judges.verdicts import JudgeConfig
 from truepass.patches.apply import apply_diff
 from truepass.sandbox import Limits
 from truepass.suites.adapters.humanevalfix import (

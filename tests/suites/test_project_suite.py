@@ -16,8 +16,8 @@ from typing import Any
 import pytest
 
 from truepass.checking import check_suite
-from truepass.judges.repair import JudgeConfig
 from truepass.judges.testrun import run_tests
+from truepass.judges.verdicts import JudgeConfig
 from truepass.runner import run
 from truepass.sandbox import Limits
 from truepass.solvers import make_solver

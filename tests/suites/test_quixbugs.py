@@ -119,7 +119,7 @@ def test_malformed_line_names_file_and_line(tmp_path: Path) -> None:
 def health() -> SuiteHealth:
     """check-suite on all 40 samples, once (the slow tests below share it)."""
     from truepass.checking import check_suite
-    from truepass.judges.repair import JudgeConfig
+    from truepass.judges.verdicts import JudgeConfig
     from truepass.suites.loader import load_adapted
 
     return check_suite(load_adapted("quixbugs", DATA), config=JudgeConfig(reruns=1), jobs=2)

@@ -12,8 +12,9 @@ from typer.testing import CliRunner
 from truepass.checking import check_suite
 from truepass.cli import app
 from truepass.errors import SuiteError
-from truepass.judges.repair import JudgeConfig, Verdict, check_sample, judge, phase_result
+from truepass.judges.repair import check_sample, judge, phase_result
 from truepass.judges.testrun import TestRun
+from truepass.judges.verdicts import JudgeConfig, Verdict
 from truepass.patches.apply import Answer, apply_diff
 from truepass.sandbox import Limits
 from truepass.suites.adapters.swebench import configured_pythonpath, load_swebench, pytest_command

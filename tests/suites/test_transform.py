@@ -18,7 +18,8 @@ from pathlib import Path
 import pytest
 
 from truepass.errors import InputError
-from truepass.judges.repair import JudgeConfig, check_sample, judge
+from truepass.judges.repair import check_sample, judge
+from truepass.judges.verdicts import JudgeConfig
 from truepass.patches.apply import Answer, apply_diff, unified_diff
 from truepass.patches.obfuscate import plan_renaming
 from truepass.suites.loader import load_suite

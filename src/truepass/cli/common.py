@@ -14,7 +14,7 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from truepass.errors import InputError, TruepassError
-from truepass.judges.repair import JudgeConfig
+from truepass.judges.verdicts import JudgeConfig
 from truepass.sandbox import Limits
 from truepass.suites.loader import Suite, load_suite
 

@@ -9,7 +9,6 @@ import typer
 from rich.markup import escape
 
 from truepass.cli.common import errors, out_console
-from truepass.report import write_exports, write_report
 
 RunsArg = Annotated[
     list[Path],
@@ -29,6 +28,8 @@ def report_cmd(
     runs: RunsArg, out: ReportOutOpt = Path("report.html"), exports: ExportsOpt = None
 ) -> None:
     """Write a self-contained HTML report of runs (opens offline), and optionally CSV/JSON."""
+    from truepass.report import write_exports, write_report
+
     with errors():
         path = write_report(runs, out)
         out_console.print(f"report: {escape(str(path))}", highlight=False)

@@ -10,15 +10,16 @@ scale with the canonical solution's measured CPU time, with a floor
 from __future__ import annotations
 
 import ast
+import dataclasses
 import time
 
 from pydantic import BaseModel, Field
 
 from truepass.errors import SandboxError
-from truepass.judges.repair import PhaseResult, Verdict
+from truepass.judges.verdicts import PhaseResult, Verdict
 from truepass.patches.apply import Answer
 from truepass.sandbox.plainvalues import plain_equal
-from truepass.sandbox.pool import Case, CheckResult, ExecPool, calibrate
+from truepass.sandbox.pool import Case, CaseResult, CheckResult, ExecPool, calibrate
 from truepass.suites.codegen import SOLUTION_FILE, CodegenCase, CodegenSample
 from truepass.suites.literals import LiteralError, format_literal, parse_literal
 
@@ -140,56 +141,63 @@ def _judge(
     except SyntaxError as exc:
         out.verdict, out.details = Verdict.BROKEN, f"syntax error line {exc.lineno}: {exc.msg}"
         return out
-    for phase, cases in _phases(sample).items():
-        try:
-            result = _run_phase(sample, code, check, phase, pool, out)
-        except SandboxError as exc:
-            out.verdict, out.details = Verdict.INFRA_ERROR, str(exc)
-            return out
-        counts = _counts(result, len(cases))
+    phases = _phases(sample)
+    try:  # one check of every case, visible first: a child forked per attempt, not per phase
+        result = _run_cases(sample, code, check, pool, out)
+    except SandboxError as exc:
+        out.verdict, out.details = Verdict.INFRA_ERROR, str(exc)
+        return out
+    if result.status == "broken":
+        out.visible = _counts([], len(phases["visible"]), ok=False)
+        out.verdict, out.details = Verdict.BROKEN, result.error or "does not load"
+        return out
+    offset = 0
+    for phase, cases in phases.items():
+        mine = [
+            dataclasses.replace(c, index=c.index - offset)
+            for c in result.cases
+            if offset <= c.index < offset + len(cases)
+        ]
+        offset += len(cases)
+        bad = next((c for c in mine if c.status != "pass"), None)
+        ok = bad is None and len(mine) == len(cases)
+        counts = _counts(mine, len(cases), ok=ok)
         setattr(out, phase, counts)
-        if result.status == "broken":
-            out.verdict, out.details = Verdict.BROKEN, result.error or "does not load"
-            return out
-        if not counts.ok:
-            bad = next((c for c in result.cases if c.status != "pass"), None)
-            status = bad.status if bad else result.status
-            if bad is not None:
-                out.failed_case = {
-                    "phase": phase,
-                    "index": bad.index,
-                    "args": cases[bad.index].args,
-                    "expected": bad.expected_repr,
-                    "got": bad.got_repr,
-                    "error": bad.error,
-                    "status": bad.status,
-                }
-                out.details = f"{phase} case {bad.index} {bad.status}"
-            else:  # the check ended before every case ran; its status and error say why
-                out.details = f"{phase}: {result.status} after {len(result.cases)} of "
-                out.details += f"{len(cases)} cases: {result.error or 'no reason given'}"
-            if status == "timeout":
-                out.verdict = Verdict.TIMEOUT
-            elif phase == "hidden":
-                out.verdict = Verdict.OVERFIT
-            return out
+        if ok:
+            continue
+        status = bad.status if bad else result.status
+        if bad is not None:
+            out.failed_case = {
+                "phase": phase,
+                "index": bad.index,
+                "args": cases[bad.index].args,
+                "expected": bad.expected_repr,
+                "got": bad.got_repr,
+                "error": bad.error,
+                "status": bad.status,
+            }
+            out.details = f"{phase} case {bad.index} {bad.status}"
+        else:  # the check ended before every case ran; its status and error say why
+            out.details = f"{phase}: {result.status} after {len(mine)} of "
+            out.details += f"{len(cases)} cases: {result.error or 'no reason given'}"
+        if status == "timeout":
+            out.verdict = Verdict.TIMEOUT
+        elif phase == "hidden":
+            out.verdict = Verdict.OVERFIT
+        return out
     out.verdict = Verdict.CORRECT  # every case the problem has passed (hidden ones or not)
     return out
 
 
-def _run_phase(
-    sample: CodegenSample,
-    code: str,
-    check: CodegenCheck,
-    phase: str,
-    pool: ExecPool,
-    out: CodegenJudgement,
+def _run_cases(
+    sample: CodegenSample, code: str, check: CodegenCheck, pool: ExecPool, out: CodegenJudgement
 ) -> CheckResult:
+    """Every case of the sample, visible then hidden, in one check that stops at the first
+    case that does not pass (so hidden cases only run when every visible one passed)."""
     cases = [
         Case(args=c.arguments(), expected=parse_literal(exp), timeout_s=t)
-        for c, exp, t in zip(
-            _phases(sample)[phase], check.expected[phase], check.timeouts[phase], strict=True
-        )
+        for phase, phase_cases in _phases(sample).items()
+        for c, exp, t in zip(phase_cases, check.expected[phase], check.timeouts[phase], strict=True)
     ]
     for attempt in range(2):
         try:
@@ -201,14 +209,14 @@ def _run_phase(
     raise AssertionError("unreachable")
 
 
-def _counts(result: CheckResult, expected: int) -> PhaseResult:
-    passed = sum(c.status == "pass" for c in result.cases)
-    failing = [f"case {c.index}" for c in result.cases if c.status != "pass"]
+def _counts(cases: list[CaseResult], expected: int, *, ok: bool) -> PhaseResult:
+    passed = sum(c.status == "pass" for c in cases)
+    failing = [f"case {c.index}" for c in cases if c.status != "pass"]
     return PhaseResult(
         expected=expected,
         passed=passed,
         failed=len(failing),
-        missing=expected - len(result.cases),
-        ok=passed == expected and result.status == "pass",
+        missing=expected - len(cases),
+        ok=ok,
         failing=failing[:20],
     )

@@ -8,12 +8,15 @@ resources its judge needs (the codegen family's warm sandbox pool), opened and c
 from __future__ import annotations
 
 import threading
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from pydantic import BaseModel
 
-from truepass.judges.repair import JudgeConfig, SampleCheck, judge
+from truepass.judges.verdicts import JudgeConfig
 from truepass.patches.apply import Answer
+
+if TYPE_CHECKING:  # the repair judge (pytest runs, fake-fix detectors) loads when used
+    from truepass.judges.repair import SampleCheck
 
 
 class Family(Protocol):
@@ -41,11 +44,15 @@ class RepairFamily:
         return check_sample(sample, config)
 
     def load_check(self, data: dict[str, Any]) -> SampleCheck:
+        from truepass.judges.repair import SampleCheck
+
         return SampleCheck.model_validate(data)
 
     def judge(
         self, sample: Any, answer: Answer | None, check: Any, config: JudgeConfig
     ) -> dict[str, Any]:
+        from truepass.judges.repair import judge
+
         j = judge(sample, answer, check, config)
         return {
             "verdict": j.verdict.value,

@@ -11,77 +11,20 @@ import ast
 import dataclasses
 import time
 from collections.abc import Callable
-from enum import StrEnum
 
-from pydantic import BaseModel, ConfigDict, Field, SerializerFunctionWrapHandler, model_serializer
+from pydantic import BaseModel, Field
 
 from truepass.errors import PatchError, SandboxError
 from truepass.judges import selection
-from truepass.judges.selection import TestSelection
 from truepass.judges.testrun import TestRun, is_pytest_command, run_tests
+from truepass.judges.verdicts import PASSING, FlagDetail, JudgeConfig, PhaseResult, Verdict
 from truepass.metrics.localisation import Localisation, localisation
 from truepass.metrics.quality import QualityDelta, quality_delta
 from truepass.metrics.root_cause import NamedCause, named_cause
 from truepass.patches.apply import Answer, AppliedPatch, apply_to_sample
 from truepass.patches.fakefix import detect_fake_fix
-from truepass.sandbox import Limits
 from truepass.suites.adapters.testids import resolve_expected
 from truepass.suites.schema import RepairSample
-
-
-class Verdict(StrEnum):
-    """Repair verdicts of DESIGN.md."""
-
-    INVALID_SAMPLE = "invalid-sample"
-    NO_PATCH = "no-patch"
-    APPLY_FAILED = "apply-failed"
-    BROKEN = "broken"
-    FAILS_VISIBLE = "fails-visible"
-    OVERFIT = "overfit"
-    CORRECT = "correct"
-    PLAUSIBLE = "plausible"
-    TIMEOUT = "timeout"
-    INFRA_ERROR = "infra-error"
-
-
-PASSING = {Verdict.OVERFIT, Verdict.CORRECT, Verdict.PLAUSIBLE}
-
-
-class JudgeConfig(BaseModel):
-    """How attempts are judged. Part of a run's manifest."""
-
-    model_config = ConfigDict(frozen=True)
-
-    limits: Limits = Field(default_factory=lambda: Limits(timeout_s=60.0))
-    reruns: int = Field(1, ge=0, description="extra runs of a passing attempt to detect flakiness")
-    infra_retries: int = Field(2, ge=0, description="retries when the sandbox itself fails")
-    test_selection: bool | None = Field(
-        None,
-        description="hidden tests related to the change first (judges/selection.py); "
-        f"None: on for samples with more than {selection.THRESHOLD} hidden tests",
-    )
-
-    @model_serializer(mode="wrap")
-    def _omit_default_selection(self, handler: SerializerFunctionWrapHandler) -> dict[str, object]:
-        # the default leaves manifests and run keys as they were before the option existed
-        data: dict[str, object] = handler(self)
-        if self.test_selection is None:
-            data.pop("test_selection", None)
-        return data
-
-
-class PhaseResult(BaseModel):
-    """Counts for one phase (visible or hidden) against what the suite expects."""
-
-    expected: int
-    passed: int
-    failed: int
-    missing: int
-    ok: bool
-    failing: list[str] = Field(default_factory=list)
-    selection: TestSelection | None = Field(
-        None, description="hidden phase under test selection: how it ran"
-    )
 
 
 class SampleCheck(BaseModel):
@@ -129,15 +72,6 @@ class Judgement(BaseModel):
     flaky_tests: list[str] = Field(
         default_factory=list, description="tests failing in one run and not in a rerun"
     )
-
-
-class FlagDetail(BaseModel):
-    """Why a flag was raised, pointing at a line."""
-
-    name: str
-    file: str = ""
-    line: int = 0
-    explanation: str = ""
 
 
 class InfraFailure(Exception):

@@ -27,30 +27,17 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from pydantic import BaseModel, Field
-
+from truepass.judges.verdicts import SELECTION_THRESHOLD, TestSelection
 from truepass.patches.apply import changed_lines
 
 if TYPE_CHECKING:
-    from truepass.judges.repair import PhaseResult, SampleCheck
+    from truepass.judges.repair import SampleCheck
     from truepass.judges.testrun import TestRun
+    from truepass.judges.verdicts import PhaseResult
     from truepass.suites.schema import RepairSample
 
-THRESHOLD = 20  # selection is on by default when a sample has more hidden tests than this
 MAX_SELECT_BYTES = 100_000  # the ids travel in one environment variable (Linux caps it at 128 KiB)
 MODULE = "<module>"  # owner of module- and class-level statements
-
-
-class TestSelection(BaseModel):
-    """How a hidden phase ran under test selection (``hidden.selection`` in results)."""
-
-    __test__ = False  # not a pytest test class
-
-    total: int = Field(description="hidden tests the suite expects")
-    related: int = Field(description="tests run first (0 when the tests ran in their own order)")
-    ran: int = Field(description="expected tests that ran")
-    stopped_early: bool = Field(False, description="a related test failed: the rest never ran")
-    fallback: str = Field("", description="why the tests ran in their own order ('' if not)")
 
 
 @dataclass(frozen=True)
@@ -64,10 +51,11 @@ class Plan:
 
 def enabled(flag: bool | None, hidden_ids: list[str], pytest: bool) -> bool:
     """Whether the hidden phase of a sample uses selection: ``flag``, or by default (None) when
-    it has more than :data:`THRESHOLD` hidden tests. Never with a non-pytest test command."""
+    it has more than :data:`~truepass.judges.verdicts.SELECTION_THRESHOLD` hidden tests. Never
+    with a non-pytest test command."""
     if not pytest or not hidden_ids:
         return False
-    return flag if flag is not None else len(hidden_ids) > THRESHOLD
+    return flag if flag is not None else len(hidden_ids) > SELECTION_THRESHOLD
 
 
 # --- where code lives: functions and module-level statements ------------------------------------

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
-from truepass.judges.repair import JudgeConfig, SampleCheck
+from truepass.judges.verdicts import JudgeConfig
 from truepass.patches.apply import Answer
 from truepass.suites.schema import RepairSample
+
+if TYPE_CHECKING:
+    from truepass.judges.repair import SampleCheck
 
 
 @dataclass(frozen=True)

@@ -10,6 +10,8 @@ every plain value that ``repr`` prints can be read back.
 from __future__ import annotations
 
 import ast
+import copy
+import functools
 import math
 
 from truepass.sandbox.plainvalues import plain_equal
@@ -45,8 +47,28 @@ def _special(node: ast.AST) -> float | None:
     return None
 
 
+_CACHED_TEXT = 4096  # literals up to this long are parsed once per process (see parse_literal)
+_IMMUTABLE = (int, float, complex, str, bytes, bool, type(None))
+
+
 def parse_literal(text: str) -> object:
-    """The value of one Python literal expression (no code runs)."""
+    """The value of one Python literal expression (no code runs).
+
+    A suite's literals are read when it loads, when its samples are checked and when each
+    attempt is judged; short ones are parsed once per process and handed out as fresh copies
+    (a caller may change what it gets)."""
+    if len(text) > _CACHED_TEXT:
+        return _parse(text)
+    value = _parse_once(text)
+    return value if isinstance(value, _IMMUTABLE) else copy.deepcopy(value)
+
+
+@functools.lru_cache(maxsize=1 << 15)
+def _parse_once(text: str) -> object:
+    return _parse(text)
+
+
+def _parse(text: str) -> object:
     try:
         tree = ast.parse(text.strip(), mode="eval")
     except SyntaxError as exc:
