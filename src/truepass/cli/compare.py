@@ -4,16 +4,18 @@ from __future__ import annotations
 
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich import box
 from rich.markup import escape
 from rich.table import Table
 
-from truepass.analysis.compare import Comparison, Excluded, GroupComparison, compare_runs
 from truepass.cli.common import errors, out_console
 from truepass.cli.tables import rate_ci
+
+if TYPE_CHECKING:  # the statistics load when the command runs
+    from truepass.analysis.compare import Comparison, Excluded, GroupComparison
 
 
 class MetricChoice(StrEnum):
@@ -45,6 +47,8 @@ def compare_cmd(
     Pairs samples valid in both arms; Holm-adjusts p-values over several pairs. See docs/compare.md.
     """
     with errors():
+        from truepass.analysis.compare import compare_runs
+
         result = compare_runs(runs, metric=metric.value, bootstrap=bootstrap, seed=seed)
     print_comparison(result)
     if json_out is not None:
