@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from truepass.checkcache import CheckCache, default_path, environment_key
+from truepass.errors import SandboxError
 from truepass.judges.verdicts import JudgeConfig
 from truepass.runner import run
 from truepass.solvers import make_solvers
@@ -93,3 +94,24 @@ def test_a_new_run_directory_reuses_the_checks_of_an_earlier_run(tmp_path: Path)
     fifth = run(suite, solvers[:1], tmp_path / "five", check_cache=False)
     assert _manifest(tmp_path / "five")["check_cache"] is None
     assert fifth.summary.solvers[0].overall.verdicts == {"correct": 1}
+
+
+def test_a_sample_check_the_sandbox_failed_gives_infra_errors_retried_on_resume(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "suite.jsonl").write_text(json.dumps(SAMPLE) + "\n")
+    suite = load_suite(tmp_path / "suite.jsonl")
+    cache = tmp_path / "checks.sqlite"
+
+    def broken_sandbox(*_args: object, **_kwargs: object) -> None:
+        raise SandboxError("bwrap: cannot create a namespace")
+
+    with monkeypatch.context() as patched:
+        patched.setattr("truepass.judges.codegen.calibrate", broken_sandbox)
+        first = run(suite, make_solvers(["oracle"], {"clamp"}), tmp_path / "out", check_cache=cache)
+    assert first.summary.solvers[0].overall.verdicts == {"infra-error": 1}  # not invalid-sample
+    record = json.loads((tmp_path / "out" / "results.jsonl").read_text())
+    assert "cannot create a namespace" in record["details"]
+    assert _manifest(tmp_path / "out")["check_cache"]["misses"] == 1  # type: ignore[index]
+    again = run(suite, make_solvers(["oracle"], {"clamp"}), tmp_path / "out", check_cache=cache)
+    assert again.summary.solvers[0].overall.verdicts == {"correct": 1}  # checked and judged anew

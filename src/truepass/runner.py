@@ -352,6 +352,13 @@ def _solve_then_judge(
         "solver": solver.name,
         "attempt": attempt,
     }
+    reason = str(getattr(check, "reason", ""))
+    if reason.startswith("infra-error"):  # the sandbox failed, not the sample: retried on resume
+        on_done(_Ready(AttemptRecord(
+            **base, verdict=Verdict.INFRA_ERROR.value,
+            details=f"the sample could not be checked: {reason.removeprefix('infra-error: ')}",
+        )))  # fmt: skip
+        return
     try:
         answer = solver.solve(sample, attempt, SolveContext(config=config, check=check))
     except SolverError as exc:  # the model or tool failed, not the candidate: retried on resume
