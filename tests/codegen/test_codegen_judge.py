@@ -99,6 +99,20 @@ def test_wrong_expected_value_makes_the_sample_invalid(pool: ExecPool) -> None:
     assert judge_codegen(bad, answer(CANONICAL), check, pool).verdict == Verdict.INVALID_SAMPLE
 
 
+def test_a_canonical_solution_failing_a_hidden_case_names_the_phase_and_case(
+    pool: ExecPool,
+) -> None:
+    bad = sample(
+        canonical_solution="    return 1 // (x - 11) * 0 + max(low, min(x, high))\n",
+        tests={"visible": [{"args": "5, 0, 10"}], "hidden": [{"args": "3, 3, 3"},
+                                                              {"args": "11, 0, 10"}]},
+    )  # fmt: skip
+    check = check_codegen(bad, pool)
+    assert not check.valid
+    assert check.reason.startswith("hidden cases: canonical solution failed on input 1: ")
+    assert "ZeroDivisionError" in check.reason
+
+
 def test_no_code_is_no_patch(pool: ExecPool) -> None:
     s = sample()
     check = check_codegen(s, pool)

@@ -19,7 +19,14 @@ from truepass.errors import SandboxError
 from truepass.judges.verdicts import PhaseResult, Verdict
 from truepass.patches.apply import Answer
 from truepass.sandbox.plainvalues import plain_equal
-from truepass.sandbox.pool import Case, CaseResult, CheckResult, ExecPool, calibrate
+from truepass.sandbox.pool import (
+    CalibrationError,
+    Case,
+    CaseResult,
+    CheckResult,
+    ExecPool,
+    calibrate,
+)
 from truepass.suites.codegen import SOLUTION_FILE, CodegenCase, CodegenSample
 from truepass.suites.literals import LiteralError, format_literal, parse_literal
 
@@ -67,34 +74,39 @@ def check_codegen(sample: CodegenSample, pool: ExecPool) -> CodegenCheck:
     CPU time per case, at least 0.25 s of CPU time (see
     :func:`truepass.sandbox.pool.scaled_timeouts`)."""
     check = CodegenCheck(sample_id=sample.id, valid=True, tier=pool.sandbox)
-    for phase, cases in _phases(sample).items():
-        try:
-            cal = calibrate(
-                pool,
-                sample.reference_code,
-                sample.entry_point,
-                [c.arguments() for c in cases],
-                repeats=1,
-                measure_timeout_s=CHECK_TIMEOUT_S,
-            )
-        except SandboxError as exc:
-            return _invalid(check, f"infra-error: {exc}")
-        except ValueError as exc:
-            return _invalid(check, f"{phase} cases: {exc}")
+    phases = _phases(sample)
+    where = [(phase, i) for phase, cases in phases.items() for i in range(len(cases))]
+    try:  # every case in one child: visible, then hidden
+        cal = calibrate(pool, sample.reference_code, sample.entry_point,
+                        [c.arguments() for cases in phases.values() for c in cases],
+                        repeats=1, measure_timeout_s=CHECK_TIMEOUT_S)  # fmt: skip
+    except SandboxError as exc:
+        return _invalid(check, f"infra-error: {exc}")
+    except CalibrationError as exc:
+        if exc.index is None:
+            return _invalid(check, str(exc))
+        phase, index = where[exc.index]
+        return _invalid(check, f"{phase} cases: canonical solution failed on input {index}: "
+                        f"{exc.error}")  # fmt: skip
+    offset = 0
+    for phase, cases in phases.items():
+        outputs = cal.outputs[offset : offset + len(cases)]
+        timeouts = cal.timeouts_s[offset : offset + len(cases)]
+        offset += len(cases)
         expected: list[str] = []
-        for index, (case, value) in enumerate(zip(cases, cal.outputs, strict=True)):
-            where = f"{phase} case {index} ({case.args[:80]})"
+        for index, (case, value) in enumerate(zip(cases, outputs, strict=True)):
+            at = f"{phase} case {index} ({case.args[:80]})"
             if case.expected is not None and not same(sample, parse_literal(case.expected), value):
                 return _invalid(
                     check, f"canonical solution returns {format_literal(value)[:80]} on "
-                    f"{where}; the case expects {case.expected[:80]}"
+                    f"{at}; the case expects {case.expected[:80]}"
                 )  # fmt: skip
             try:
                 expected.append(case.expected or format_literal(value))
             except LiteralError:
-                return _invalid(check, f"canonical solution returns a non-plain value on {where}")
+                return _invalid(check, f"canonical solution returns a non-plain value on {at}")
         check.expected[phase] = expected
-        check.timeouts[phase] = [round(t, 4) for t in cal.timeouts_s]
+        check.timeouts[phase] = [round(t, 4) for t in timeouts]
     return check
 
 

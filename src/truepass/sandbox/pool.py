@@ -48,9 +48,9 @@ from truepass.sandbox.verdict import (
 from truepass.sandbox.workerproc import WorkerConfig, WorkerDied, WorkerProcess
 
 __all__ = [
-    "DEFAULT_FACTOR", "DEFAULT_FLOOR_S", "Calibration", "Case", "CaseResult", "CheckResult",
-    "ExecLimits", "ExecPool", "Job",
-    "PoolError", "calibrate", "scaled_timeouts", "wall_limit",
+    "DEFAULT_FACTOR", "DEFAULT_FLOOR_S", "Calibration", "CalibrationError", "Case", "CaseResult",
+    "CheckResult", "ExecLimits", "ExecPool", "Job", "PoolError", "calibrate", "scaled_timeouts",
+    "wall_limit",
 ]  # fmt: skip
 
 DEFAULT_FACTOR = 4.0
@@ -277,6 +277,15 @@ class ExecPool:
             self._idle.put(slot)
 
 
+class CalibrationError(ValueError):
+    """The canonical solution failed on input ``index`` (None: it did not load or answer)."""
+
+    def __init__(self, message: str, index: int | None = None) -> None:
+        super().__init__(message)
+        self.index = index
+        self.error = message.partition(": ")[2] if index is not None else message
+
+
 @dataclass(frozen=True)
 class Calibration:
     """A canonical solution measured on the inputs: its outputs (the expected values), the
@@ -334,8 +343,8 @@ def calibrate(
             raise ValueError(f"canonical solution is {run.load}: {run.load_error}")
         for outcome in run.outcomes:
             if outcome.kind != "value":
-                raise ValueError(f"canonical solution failed on input {outcome.index}: "
-                                 f"{outcome.error}")  # fmt: skip
+                raise CalibrationError(f"canonical solution failed on input {outcome.index}: "
+                                       f"{outcome.error}", outcome.index)  # fmt: skip
         if len(run.outcomes) != len(inputs):
             raise ValueError("canonical solution did not answer every input")
     times = [statistics.median(run.outcomes[i].cpu_s for run in runs)
