@@ -31,6 +31,7 @@ replaces it.
 from __future__ import annotations
 
 import contextlib
+import gc
 import json
 import math
 import mmap
@@ -181,6 +182,9 @@ class Worker:
         hello = {"pid": os.getpid(), "uid": os.getuid(), **self.made.summary()}
         hello["notes"] = self.made.notes
         write_all(1, [frame(json.dumps(hello).encode())])
+        gc.collect()
+        gc.freeze()  # what exists now is never traversed again: a child's collections copy
+        # none of the worker's pages (copy-on-write), so a fork costs less to run and to end
         self.spare = self.fork_child()
         while (raw := read_frame(0)) is not None:
             header = json.loads(raw)
