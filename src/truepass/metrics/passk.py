@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from math import comb
 
 STANDARD_K = (1, 2, 5, 10, 20, 50, 100)
@@ -53,10 +54,16 @@ def pass_at_k_interval(
 
 
 def pass_at_ks_with_ci(counts: list[tuple[int, int]]) -> dict[str, list[float]]:
-    """The bootstrap interval of every pass@k that :func:`pass_at_ks` reports."""
+    """The bootstrap interval of every pass@k that :func:`pass_at_ks` reports (seeded, so the
+    same counts give the same intervals: a run's summary and its report compute them once)."""
+    return {key: list(ci) for key, ci in _intervals(tuple(counts)).items()}
+
+
+@functools.lru_cache(maxsize=64)
+def _intervals(counts: tuple[tuple[int, int], ...]) -> dict[str, list[float]]:
     out = {}
-    for key in pass_at_ks(counts):
-        ci = pass_at_k_interval(counts, int(key.removeprefix("pass@")))
+    for key in pass_at_ks(list(counts)):
+        ci = pass_at_k_interval(list(counts), int(key.removeprefix("pass@")))
         if ci is not None:
             out[key] = ci
     return out

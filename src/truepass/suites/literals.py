@@ -73,11 +73,10 @@ def _parse(text: str) -> object:
         tree = ast.parse(text.strip(), mode="eval")
     except SyntaxError as exc:
         raise LiteralError(f"not a Python literal: {exc.msg}") from exc
-    has_special = any(_special(n) is not None for n in ast.walk(tree))
-    if not has_special:
-        try:
-            return ast.literal_eval(tree)
-        except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError) as exc:
+    try:  # inf and nan are names or calls, which literal_eval refuses: then the slow path
+        return ast.literal_eval(tree)
+    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError) as exc:
+        if not any(_special(n) is not None for n in ast.walk(tree)):
             raise LiteralError(f"not a plain Python literal ({exc})") from exc
     return _eval(tree.body)
 
