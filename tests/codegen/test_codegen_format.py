@@ -68,6 +68,16 @@ def test_literals_never_run_code(text: str) -> None:
         parse_literal(text)
 
 
+def test_parsed_literals_are_fresh_copies_unless_the_caller_only_reads() -> None:
+    first = parse_literal("[[1, 2], {'k': [3]}]")
+    first[0].append(99)  # type: ignore[index]
+    assert parse_literal("[[1, 2], {'k': [3]}]") == [[1, 2], {"k": [3]}]
+    shared = parse_literal("[[1, 2], {'k': [3]}]", fresh=False)
+    assert shared is parse_literal("[[1, 2], {'k': [3]}]", fresh=False)
+    assert shared is not parse_literal("[[1, 2], {'k': [3]}]")
+    assert parse_args("[1], 2") == [[1], 2] and parse_args("[1], 2", fresh=False) == [[1], 2]
+
+
 def test_unplain_values_are_refused() -> None:
     with pytest.raises(LiteralError):
         format_literal(object())

@@ -207,7 +207,7 @@ def _run_cases(
     """Every case of the sample, visible then hidden, in one check that stops at the first
     case that does not pass (so hidden cases only run when every visible one passed)."""
     cases = [
-        Case(args=c.arguments(), expected=parse_literal(exp), timeout_s=t)
+        Case(args=c.arguments(fresh=False), expected=parse_literal(exp, fresh=False), timeout_s=t)
         for phase, phase_cases in _phases(sample).items()
         for c, exp, t in zip(phase_cases, check.expected[phase], check.timeouts[phase], strict=True)
     ]

@@ -47,6 +47,10 @@ class LLMOptions:
                 )
 
 
+_TEMPLATES = ("baseline:templates", "baseline:templates+fault")
+_PLAIN = ("oracle", "noop", *_TEMPLATES)  # solvers that need no model code
+
+
 def make_solver(spec: str, known_ids: set[str] | None = None) -> Solver:
     """Build a non-model solver (raises :class:`InputError` for an unknown spec)."""
     if spec == "oracle":
@@ -55,7 +59,7 @@ def make_solver(spec: str, known_ids: set[str] | None = None) -> Solver:
         return NoopSolver()
     if spec.startswith("replay:"):
         return ReplaySolver(Path(spec.removeprefix("replay:")), known_ids)
-    if spec in ("baseline:templates", "baseline:templates+fault"):
+    if spec in _TEMPLATES:
         from truepass.solvers.templates import TemplateSolver
 
         return TemplateSolver(given_fault=spec.endswith("+fault"))
@@ -66,14 +70,17 @@ def make_solvers(
     specs: list[str], known_ids: set[str] | None = None, llm: LLMOptions | None = None
 ) -> list[Solver]:
     """Every solver of a run; a model spec gives one solver per prompt variant."""
-    from truepass.models import is_model_spec
-
-    llm = llm or LLMOptions()
     out: list[Solver] = []
     for spec in specs:
+        if spec in _PLAIN or spec.startswith("replay:"):  # no model code to load
+            out.append(make_solver(spec, known_ids))
+            continue
+        from truepass.models import is_model_spec
+
         if is_model_spec(spec):
             from truepass.solvers.llm_factory import llm_solvers
 
+            llm = llm or LLMOptions()
             out.extend(llm_solvers(spec, llm))
         else:
             out.append(make_solver(spec, known_ids))

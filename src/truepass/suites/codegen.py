@@ -33,7 +33,7 @@ class CodegenCase(_Strict):
     @classmethod
     def _args(cls, v: str) -> str:
         try:
-            parse_args(v)
+            parse_args(v, fresh=False)
         except LiteralError as exc:
             raise ValueError(str(exc)) from exc
         return v
@@ -43,14 +43,15 @@ class CodegenCase(_Strict):
     def _expected(cls, v: str | None) -> str | None:
         if v is not None:
             try:
-                parse_literal(v)
+                parse_literal(v, fresh=False)
             except LiteralError as exc:
                 raise ValueError(str(exc)) from exc
         return v
 
-    def arguments(self) -> list[object]:
-        """The parsed positional arguments."""
-        return parse_args(self.args)
+    def arguments(self, *, fresh: bool = True) -> list[object]:
+        """The parsed positional arguments (``fresh``: see
+        :func:`~truepass.suites.literals.parse_literal`)."""
+        return parse_args(self.args, fresh=fresh)
 
 
 class CodegenTests(_Strict):

@@ -51,16 +51,17 @@ _CACHED_TEXT = 4096  # literals up to this long are parsed once per process (see
 _IMMUTABLE = (int, float, complex, str, bytes, bool, type(None))
 
 
-def parse_literal(text: str) -> object:
+def parse_literal(text: str, *, fresh: bool = True) -> object:
     """The value of one Python literal expression (no code runs).
 
     A suite's literals are read when it loads, when its samples are checked and when each
-    attempt is judged; short ones are parsed once per process and handed out as fresh copies
-    (a caller may change what it gets)."""
+    attempt is judged; short ones are parsed once per process. ``fresh`` (the default) hands
+    out a copy the caller may change; ``fresh=False`` the shared value itself, for callers that
+    only read it (the judge encodes arguments and compares expected values)."""
     if len(text) > _CACHED_TEXT:
         return _parse(text)
     value = _parse_once(text)
-    return value if isinstance(value, _IMMUTABLE) else copy.deepcopy(value)
+    return value if not fresh or isinstance(value, _IMMUTABLE) else copy.deepcopy(value)
 
 
 @functools.lru_cache(maxsize=1 << 15)
@@ -103,9 +104,10 @@ def _eval(node: ast.AST) -> object:
         raise LiteralError(f"not a plain Python literal ({exc})") from exc
 
 
-def parse_args(text: str) -> list[object]:
-    """Positional arguments written as they appear inside a call's parentheses: ``"[1, 2], 3"``."""
-    value = parse_literal(f"({text},)" if text.strip() else "()")
+def parse_args(text: str, *, fresh: bool = True) -> list[object]:
+    """Positional arguments written as they appear inside a call's parentheses: ``"[1, 2], 3"``
+    (``fresh``: see :func:`parse_literal`)."""
+    value = parse_literal(f"({text},)" if text.strip() else "()", fresh=fresh)
     assert isinstance(value, tuple)
     return list(value)
 
