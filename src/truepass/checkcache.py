@@ -27,6 +27,8 @@ import threading
 from pathlib import Path
 from typing import Any
 
+from truepass.paths import user_cache_dir
+
 ENV = "TRUEPASS_CHECK_CACHE"
 OFF = ("off", "none", "0", "false", "no")
 BUSY_TIMEOUT_S = 30.0
@@ -48,8 +50,7 @@ def default_path() -> Path | None:
     explicit = os.environ.get(ENV, "").strip()
     if explicit:
         return None if explicit.lower() in OFF else Path(explicit).expanduser()
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base).expanduser() / "truepass" / "checks.sqlite"
+    return user_cache_dir() / "checks.sqlite"
 
 
 def environment_key(judge: dict[str, Any], packages: dict[str, str], tier: str) -> str:

@@ -23,6 +23,7 @@ from typing import Any
 
 from truepass.errors import InputError
 from truepass.models.base import Completion, GenerationParams, Message, Model
+from truepass.paths import user_cache_dir
 
 BUSY_TIMEOUT_S = 60.0
 _SCHEMA = """
@@ -42,8 +43,7 @@ def default_cache_path() -> Path:
     explicit = os.environ.get("TRUEPASS_CACHE")
     if explicit:
         return Path(explicit).expanduser()
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base).expanduser() / "truepass" / "responses.sqlite"
+    return user_cache_dir() / "responses.sqlite"
 
 
 def cache_key(

@@ -16,6 +16,7 @@ from typing import Any
 
 from jinja2 import Environment, FileSystemBytecodeCache, PackageLoader, StrictUndefined
 
+from truepass.paths import user_cache_dir
 from truepass.report import charts
 from truepass.report.load import all_attempts, load_runs
 from truepass.report.stats import defect_types, solver_stats, verdict_order
@@ -53,8 +54,7 @@ def _interval(ci: tuple[float, float] | None) -> str:
 def _bytecode_cache() -> FileSystemBytecodeCache | None:
     """The compiled template kept in ``$XDG_CACHE_HOME/truepass/templates`` (compiling it costs
     a tenth of a second per run); None where that directory cannot be made."""
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    directory = Path(base).expanduser() / "truepass" / "templates"
+    directory = user_cache_dir() / "templates"
     try:
         directory.mkdir(parents=True, exist_ok=True)
     except OSError:
