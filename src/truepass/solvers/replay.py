@@ -7,10 +7,10 @@ sample become attempts 0, 1, ... in file order.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 from truepass.errors import InputError
+from truepass.jsonlines import json_objects
 from truepass.patches.apply import Answer
 from truepass.solvers.base import SolveContext
 from truepass.suites.schema import RepairSample
@@ -22,16 +22,7 @@ def read_patches(path: Path, known_ids: set[str] | None = None) -> dict[str, lis
         raise InputError("no such patches file", location=str(path))
     by_sample: dict[str, list[Answer]] = {}
     text = path.read_text(encoding="utf-8", errors="strict")
-    for lineno, line in enumerate(text.splitlines(), start=1):
-        if not line.strip():
-            continue
-        where = f"{path}:{lineno}"
-        try:
-            obj = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise InputError(f"not valid JSON ({exc.msg})", location=where) from exc
-        if not isinstance(obj, dict):
-            raise InputError("each line must be a JSON object", location=where)
+    for _, where, obj in json_objects(text, path):
         sample_id = obj.get("sample_id")
         if not isinstance(sample_id, str) or not sample_id:
             raise InputError("required, a non-empty string", location=where, field="sample_id")

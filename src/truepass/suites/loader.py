@@ -12,6 +12,7 @@ from pathlib import Path
 from pydantic import ValidationError
 
 from truepass.errors import SuiteError
+from truepass.jsonlines import json_lines
 from truepass.suites.codegen import CodegenSample
 from truepass.suites.schema import RepairSample
 
@@ -138,17 +139,10 @@ def parse_jsonl(raw: bytes, path: Path) -> list[Sample]:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise SuiteError(f"not UTF-8 text ({exc})", location=str(path)) from exc
-    for lineno, line in enumerate(text.splitlines(), start=1):
-        if not line.strip():
-            continue
-        where = f"{path}:{lineno}"
-        try:
-            obj = json.loads(line)
-        except json.JSONDecodeError as exc:
-            problems.append(f"{where}: not valid JSON ({exc.msg} at column {exc.colno})")
-            continue
-        if not isinstance(obj, dict):
-            problems.append(f"{where}: each line must be a JSON object")
+    for line in json_lines(text, path):
+        lineno, where, obj = line.lineno, line.where, line.obj
+        if obj is None:
+            problems.append(f"{where}: {line.problem}")
             continue
         family = obj.get("family", "repair")
         if family not in FAMILIES:

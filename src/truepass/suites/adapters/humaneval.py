@@ -23,6 +23,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from truepass.errors import SandboxError, SuiteError
+from truepass.jsonlines import json_objects
 from truepass.sandbox import Limits, run_sandboxed
 from truepass.suites.codegen import CodegenCase, CodegenSample
 from truepass.suites.literals import LiteralError, format_args, parse_literal
@@ -49,14 +50,8 @@ def read_records(path: Path) -> tuple[list[dict[str, Any]], bytes]:
     raw = path.read_bytes()
     text_bytes = gzip.decompress(raw) if path.suffix == ".gz" else raw
     records = []
-    for lineno, line in enumerate(text_bytes.decode("utf-8").splitlines(), 1):
-        if not line.strip():
-            continue
-        try:
-            rec = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise SuiteError(f"not valid JSON ({exc.msg})", location=f"{path}:{lineno}") from exc
-        missing = [k for k in REQUIRED if k not in rec] if isinstance(rec, dict) else ["object"]
+    for lineno, _, rec in json_objects(text_bytes.decode("utf-8"), path, SuiteError, "record"):
+        missing = [k for k in REQUIRED if k not in rec]
         if missing:
             raise SuiteError(
                 f"required field is missing (a HumanEval record has {', '.join(REQUIRED)})",

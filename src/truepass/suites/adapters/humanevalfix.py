@@ -27,13 +27,13 @@ Upstream quirks handled here (recorded under ``meta``):
 from __future__ import annotations
 
 import ast
-import json
 import re
 from pathlib import Path
 
 from pydantic import ValidationError
 
 from truepass.errors import SuiteError
+from truepass.jsonlines import json_objects
 from truepass.patches.apply import changed_lines, unified_diff
 from truepass.suites.loader import describe_validation_error
 from truepass.suites.schema import FaultLocation, RepairSample, Tests
@@ -82,18 +82,7 @@ def load_humanevalfix(path: Path) -> tuple[list[RepairSample], bytes]:
         raise SuiteError(f"not UTF-8: {exc}", location=str(data_file)) from exc
     samples: list[RepairSample] = []
     seen: dict[str, int] = {}
-    for lineno, line in enumerate(text.splitlines(), start=1):
-        if not line.strip():
-            continue
-        where = f"{data_file}:{lineno}"
-        try:
-            record = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise SuiteError(
-                f"not valid JSON ({exc.msg} at column {exc.colno})", location=where
-            ) from exc
-        if not isinstance(record, dict):
-            raise SuiteError("a record must be a JSON object", location=where)
+    for lineno, where, record in json_objects(text, data_file, SuiteError, "record"):
         try:
             sample = record_to_sample(record)
         except _RecordError as exc:

@@ -53,10 +53,12 @@ import math
 import re
 import tokenize
 from pathlib import Path
+from typing import Any
 
 from pydantic import ValidationError
 
 from truepass.errors import SuiteError
+from truepass.jsonlines import json_objects
 from truepass.patches.apply import unified_diff
 from truepass.suites.schema import FaultLocation, RepairSample, Tests
 
@@ -101,11 +103,9 @@ def load_quixbugs(path: Path) -> tuple[list[RepairSample], bytes]:
     support = _support(support_path, raw_support)
     samples: list[RepairSample] = []
     seen: set[str] = set()
-    for lineno, line in enumerate(raw_records.decode("utf-8").splitlines(), 1):
-        if not line.strip():
-            continue
-        where = f"{records_path}:{lineno}"
-        record = _record(where, line)
+    text = raw_records.decode("utf-8")
+    for _, where, obj in json_objects(text, records_path, SuiteError, "record"):
+        record = _record(where, obj)
         if record["name"] in seen:
             raise SuiteError(f"duplicate program '{record['name']}'", location=where)
         seen.add(record["name"])
@@ -139,13 +139,8 @@ def _support(where: Path, raw: bytes) -> dict[str, str]:
     return data
 
 
-def _record(where: str, line: str) -> dict[str, str | None]:
-    try:
-        rec = json.loads(line)
-    except json.JSONDecodeError as exc:
-        raise SuiteError(f"invalid JSON: {exc.msg}", location=where) from exc
-    if not isinstance(rec, dict):
-        raise SuiteError("a record must be a JSON object", location=where)
+def _record(where: str, rec: dict[str, Any]) -> dict[str, str | None]:
+    """The record, its fields checked."""
     for key in ("name", "buggy_program", "correct_program", "pytest_file"):
         if not isinstance(rec.get(key), str) or not rec[key]:
             raise SuiteError("missing or not a non-empty string", location=where, field=key)

@@ -14,6 +14,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from truepass.errors import SuiteError
+from truepass.jsonlines import json_objects
 from truepass.suites.adapters.testids import non_pytest_reason
 
 REPOS_TOML = "repos.toml"
@@ -41,16 +42,8 @@ def read_records(path: Path, text: str) -> list[tuple[str, dict[str, object]]]:
         for lineno, obj in _json_list(path, text):
             out.append((f"{path}:{lineno}", obj))
         return out
-    for lineno, line in enumerate(text.splitlines(), start=1):
-        if not line.strip():
-            continue
-        try:
-            obj = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise SuiteError(
-                f"not valid JSON ({exc.msg} at column {exc.colno})", location=f"{path}:{lineno}"
-            ) from exc
-        out.append((f"{path}:{lineno}", _object(obj, f"{path}:{lineno}")))
+    for _, where, obj in json_objects(text, path, SuiteError, "instance"):
+        out.append((where, obj))
     return out
 
 
