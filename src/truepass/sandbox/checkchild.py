@@ -10,8 +10,9 @@ load (``broken``), and one per case from
 ``start`` on (``ok`` with the tagged value, ``bad`` for an unserialisable value, ``exc`` for an
 exception). Every frame also carries ``o``, the bytes written so far through ``sys.stdout`` and
 ``sys.stderr`` (both go to one pipe, counted here), so that the parent can split the output by
-case, and case frames carry ``t``, the call's duration. Both are informational: a candidate can
-only misattribute its own output or misreport its own time (the worker keeps the deadlines).
+case, and case frames carry ``t`` and ``c``, the call's duration and CPU time. All are
+informational: a candidate can only misattribute its own output or misreport its own time (the
+worker keeps the limits, on its own clocks).
 
 Everything here runs in the candidate's own process: the candidate can tamper with all of it.
 That is why the child only *reports* values and never judges them; the trusted parent checks the
@@ -147,6 +148,7 @@ def run(request: dict, start: int, stop: bool, send: Callable[[dict | None], Non
     # Bound before the candidate runs: patching builtins or these modules cannot reach them.
     indices = range(start, len(request["args"]))
     encode, decode, clock = plainvalues.encode, plainvalues.decode, time.perf_counter
+    cpu = time.process_time
     unserialisable = plainvalues.Unserialisable
     entry = request["entry_point"]
     module = types.ModuleType("candidate")
@@ -163,18 +165,19 @@ def run(request: dict, start: int, stop: bool, send: Callable[[dict | None], Non
         return
     send(None)
     for index in indices:
-        began = clock()
+        began, began_cpu = clock(), cpu()
         try:
             args = decode(request["args"][index])
-            began = clock()
+            began, began_cpu = clock(), cpu()
             value = function(*args)
-            took = clock() - began
+            took, took_cpu = clock() - began, cpu() - began_cpu
             try:
-                message = {"k": "ok", "i": index, "v": encode(value), "t": took}
+                message = {"k": "ok", "i": index, "v": encode(value), "t": took, "c": took_cpu}
             except unserialisable as exc:
-                message = {"k": "bad", "i": index, "e": str(exc), "t": took}
+                message = {"k": "bad", "i": index, "e": str(exc), "t": took, "c": took_cpu}
         except BaseException as exc:
-            message = {"k": "exc", "i": index, "e": describe(exc), "t": clock() - began}
+            message = {"k": "exc", "i": index, "e": describe(exc), "t": clock() - began,
+                       "c": cpu() - began_cpu}  # fmt: skip
         send(message)
         if message["k"] == "exc" and stop:
             return

@@ -150,10 +150,12 @@ class ExecPool:
         """Stop every worker (idempotent)."""
         with self._lock:
             slots, self._slots = self._slots, []
-        for slot in slots:
-            if slot.process is not None:
-                slot.process.close()
-                slot.process = None
+        live = [slot for slot in slots if slot.process is not None]
+        for slot in live:  # every worker winds down at once, then each is waited for
+            slot.process.request_exit()  # type: ignore[union-attr]
+        for slot in live:
+            slot.process.close()  # type: ignore[union-attr]
+            slot.process = None
         self._spawner.shutdown(wait=True)
 
     def _new_worker(self) -> WorkerProcess:
@@ -311,9 +313,9 @@ def scaled_timeouts(
     CPU time, at least 0.25 s. EvalPlus's rule has the same shape on wall-clock time with a 1 s
     floor; counting CPU time (the worker reads the child's CPU clock) makes the limit hold on a
     busy machine, so the floor only has to cover the measurement of a fast case and the
-    interpreter's warm-up, not waiting for a core. A HumanEval canonical case takes a median
-    0.07 ms of CPU and at most 31 ms (HumanEval/75); each case also gets the wall-clock limit
-    :func:`~truepass.sandbox.verdict.wall_limit`."""
+    interpreter's warm-up, not waiting for a core. Most HumanEval canonical cases take well
+    under a millisecond of CPU time, the slowest about 30 ms (HumanEval/75); each case also gets
+    the wall-clock limit :func:`~truepass.sandbox.verdict.wall_limit`."""
     return [max(floor_s, factor * t) for t in times_s]
 
 

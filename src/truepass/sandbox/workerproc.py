@@ -249,14 +249,19 @@ class WorkerProcess:
             self._run_dir = None
         self._proc = None
 
-    def close(self, grace_s: float = 2.0) -> None:
-        """Ask the worker to exit (end of file on its stdin), then make sure it is gone."""
+    def request_exit(self) -> None:
+        """Ask the worker to exit (end of file on its stdin) without waiting for it."""
         proc = self._proc
         if proc is not None and proc.stdin is not None:
             with contextlib.suppress(OSError):
                 proc.stdin.close()
+
+    def close(self, grace_s: float = 2.0) -> None:
+        """Ask the worker to exit, give it ``grace_s`` to do so, then make sure it is gone."""
+        self.request_exit()
+        if self._proc is not None:
             with contextlib.suppress(subprocess.TimeoutExpired):
-                proc.wait(grace_s)
+                self._proc.wait(grace_s)
         self.kill()
 
 
