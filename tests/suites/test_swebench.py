@@ -13,12 +13,12 @@ from truepass.checking import check_suite
 from truepass.cli import app
 from truepass.errors import SuiteError
 from truepass.judges.repair import check_sample, judge, phase_result
+from truepass.judges.testids import non_pytest_reason, resolve_expected
 from truepass.judges.testrun import TestRun
 from truepass.judges.verdicts import JudgeConfig, Verdict
 from truepass.patches.apply import Answer, apply_diff
 from truepass.sandbox import Limits
 from truepass.suites.adapters.swebench import configured_pythonpath, load_swebench, pytest_command
-from truepass.suites.adapters.testids import non_pytest_reason, resolve_expected
 from truepass.suites.loader import load_suite, parse_jsonl
 from truepass.suites.schema import RepairSample
 

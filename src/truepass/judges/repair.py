@@ -16,6 +16,7 @@ from pydantic import BaseModel, Field
 
 from truepass.errors import PatchError, SandboxError
 from truepass.judges import selection
+from truepass.judges.testids import resolve_expected
 from truepass.judges.testrun import TestRun, is_pytest_command, run_tests
 from truepass.judges.verdicts import PASSING, FlagDetail, JudgeConfig, PhaseResult, Verdict
 from truepass.metrics.localisation import Localisation, localisation
@@ -23,7 +24,6 @@ from truepass.metrics.quality import QualityDelta, quality_delta
 from truepass.metrics.root_cause import NamedCause, named_cause
 from truepass.patches.apply import Answer, AppliedPatch, apply_to_sample
 from truepass.patches.fakefix import detect_fake_fix
-from truepass.suites.adapters.testids import resolve_expected
 from truepass.suites.schema import RepairSample
 
 

@@ -51,7 +51,7 @@ class _Strict(BaseModel):
 class ExpectedTests(_Strict):
     """Test ids a phase must pass, when not every collected test counts (e.g. SWE-bench's
     ``FAIL_TO_PASS``): pytest node ids, matched with the reported ids in ``check_sample`` (see
-    :mod:`truepass.suites.adapters.testids`); an id the reference fix run does not report makes
+    :mod:`truepass.judges.testids`); an id the reference fix run does not report makes
     the sample invalid. A phase without a list expects every test it collects."""
 
     visible: list[str] | None = None

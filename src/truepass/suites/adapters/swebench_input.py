@@ -15,7 +15,7 @@ from pathlib import Path
 
 from truepass.errors import SuiteError
 from truepass.jsonlines import json_objects
-from truepass.suites.adapters.testids import non_pytest_reason
+from truepass.judges.testids import non_pytest_reason
 
 REPOS_TOML = "repos.toml"
 REPOS_DIR = "repos"
