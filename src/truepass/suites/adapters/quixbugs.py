@@ -46,12 +46,9 @@ order swapped), ``extra-code`` (the fix only removes code), ``other``.
 from __future__ import annotations
 
 import ast
-import difflib
-import io
 import json
 import math
 import re
-import tokenize
 from pathlib import Path
 from typing import Any
 
@@ -60,6 +57,7 @@ from pydantic import ValidationError
 from truepass.errors import SuiteError
 from truepass.jsonlines import json_objects
 from truepass.patches.apply import unified_diff
+from truepass.suites.adapters.quixbugs_fix import classify, describe, minimal_fix
 from truepass.suites.schema import FaultLocation, RepairSample, Tests
 
 RECORDS = "quixbugs_python.jsonl"
@@ -166,7 +164,7 @@ def _sample(rec: dict[str, str | None], support: dict[str, str]) -> RepairSample
         str(rec["pytest_file"]),
     )
     program = f"python_programs/{name}.py"
-    fixed, changed_lines, pairs = _minimal_fix(buggy, correct)
+    fixed, changed_lines, pairs = minimal_fix(buggy, correct)
     if fixed == buggy:
         raise ValueError("the correct program does not change the buggy program's code")
     files = {program: buggy}
@@ -225,8 +223,8 @@ def _sample(rec: dict[str, str | None], support: dict[str, str]) -> RepairSample
     return RepairSample(
         id=f"quixbugs-{name}",
         language="python",
-        defect_type=_classify(pairs),
-        description=_describe(name, buggy),
+        defect_type=classify(pairs),
+        description=describe(name, buggy),
         files=files,
         tests=Tests(visible=visible, hidden=hidden),
         fix=unified_diff(files, {**files, program: fixed}),
@@ -316,162 +314,3 @@ def _keep_only(test_py: str, keep: list[ast.FunctionDef]) -> str:
 
 
 # ---------------------------------------------------------------- the fix
-
-
-def _code_lines(src: str) -> list[int]:
-    """0-based indices of the lines of top-level statements other than bare strings
-    (docstrings, and the alternative versions upstream keeps in string literals)."""
-    tree = ast.parse(src)
-    out: list[int] = []
-    for node in tree.body:
-        if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant):
-            continue
-        out.extend(range(node.lineno - 1, node.end_lineno or node.lineno))
-    return out
-
-
-def _comment_free(src: str) -> list[str]:
-    """Each line of ``src`` without its comment and trailing blanks (comparison keys)."""
-    lines = src.splitlines()
-    cut: dict[int, int] = {}
-    for tok in tokenize.generate_tokens(io.StringIO(src).readline):
-        if tok.type == tokenize.COMMENT:
-            cut[tok.start[0] - 1] = tok.start[1]
-    return [(line[: cut[i]] if i in cut else line).rstrip() for i, line in enumerate(lines)]
-
-
-def _minimal_fix(buggy: str, correct: str) -> tuple[str, list[int], list[tuple[str, str]]]:
-    """Apply to ``buggy`` only the code changes of ``correct`` (upstream correct files drop the
-    docstring and keep alternatives in strings). Returns the fixed text, the 1-based buggy lines
-    the fix changes, and (buggy, fixed) text pairs of the changed regions."""
-    b_lines, c_lines = buggy.splitlines(), correct.splitlines()
-    b_keys, c_keys = _comment_free(buggy), _comment_free(correct)
-    b_idx, c_idx = _code_lines(buggy), _code_lines(correct)
-    sm = difflib.SequenceMatcher(
-        None, [b_keys[i] for i in b_idx], [c_keys[j] for j in c_idx], autojunk=False
-    )
-    out = list(b_lines)
-    changed: set[int] = set()
-    pairs: list[tuple[str, str]] = []
-    # apply from the bottom so earlier indices stay valid
-    for tag, i1, i2, j1, j2 in reversed(sm.get_opcodes()):
-        if tag == "equal":
-            continue
-        new = [c_lines[c_idx[j]] for j in range(j1, j2)]
-        old_rows = [b_idx[i] for i in range(i1, i2)]
-        pairs.append(
-            (
-                "\n".join(b_keys[r] for r in old_rows),
-                "\n".join(c_keys[c_idx[j]] for j in range(j1, j2)),
-            )
-        )
-        if old_rows:
-            start, end = old_rows[0], old_rows[-1] + 1
-            changed.update(r + 1 for r in range(start, end))
-        else:  # pure insertion: after the preceding code line (or before the first)
-            start = end = b_idx[i1 - 1] + 1 if i1 > 0 else b_idx[0]
-            changed.add(max(start, 1))
-        out[start:end] = new
-    fixed = "\n".join(out) + ("\n" if buggy.endswith("\n") else "")
-    return fixed, sorted(changed), list(reversed(pairs))
-
-
-# ---------------------------------------------------------------- classification, description
-
-_CMP = {"<", "<=", ">", ">=", "==", "!=", "is", "in", "not", "any", "all"}
-_OPS = {"+", "-", "*", "/", "//", "%", "^", "&", "|", "**", "+=", "-=", "^=", "&=", "|=", "*="}
-
-
-def _tokens(text: str) -> list[str]:
-    try:
-        return [
-            t.string
-            for t in tokenize.generate_tokens(io.StringIO(text.strip() + "\n").readline)
-            if t.type in (tokenize.NAME, tokenize.OP, tokenize.NUMBER, tokenize.STRING)
-        ]
-    except (tokenize.TokenError, IndentationError, SyntaxError):
-        return text.split()
-
-
-def _classify(pairs: list[tuple[str, str]]) -> str:
-    if all(not old.strip() for old, _ in pairs):
-        return "missing-code"
-    if all(not new.strip() for _, new in pairs):
-        return "extra-code"
-    old = [t for o, _ in pairs for t in _tokens(o)]
-    new = [t for _, n in pairs for t in _tokens(n)]
-    removed: list[str] = []
-    added: list[str] = []
-    for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(
-        None, old, new, autojunk=False
-    ).get_opcodes():
-        if tag != "equal":
-            removed += old[i1:i2]
-            added += new[j1:j2]
-    if not removed and ("or" in added or "and" in added):
-        return "missing-condition"
-    if sorted(removed + added) in (["+", "1"], ["-", "1"]) and not (removed and added):
-        return "off-by-one"
-    if {tuple(removed), tuple(added)} == {("<",), ("<=",)} or {tuple(removed), tuple(added)} == {
-        (">",),
-        (">=",),
-    }:
-        return "off-by-one"
-    if removed and added and set(removed) <= _CMP and set(added) <= _CMP:
-        return "comparison"
-    if removed and added and set(removed) <= _OPS and set(added) <= _OPS:
-        return "operator"
-    if sorted(removed) == sorted(added) or (
-        removed and added and all(t.isidentifier() for t in removed + added)
-    ):
-        return "wrong-variable"
-    return "other"
-
-
-_SECTIONS = re.compile(
-    r"^(Input|Output|Precondition|Preconditions|Examples?|Side effects?|Algorithm source)\b.*:?",
-    re.I,
-)
-
-
-def _describe(name: str, buggy: str) -> str:
-    """One sentence from the program's docstring: its title and summary (or its output)."""
-    doc = ""
-    for node in ast.parse(buggy).body:
-        value = node.value if isinstance(node, ast.Expr) else None
-        if isinstance(value, ast.Constant) and isinstance(value.value, str):
-            doc = value.value
-            break
-    paras = [p.strip() for p in re.split(r"\n\s*\n", doc) if p.strip()]
-    title, prose, output = "", "", ""
-    for p in paras:
-        first = p.splitlines()[0].strip()
-        if (_SECTIONS.match(first) and first.rstrip().endswith(":")) or first.startswith("Input:"):
-            if first.lower().startswith("output") and not output:
-                output = " ".join(line.strip() for line in p.splitlines()[1:])
-            continue
-        if first.startswith(">>>") or _SECTIONS.match(first):
-            continue
-        if not title and len(first.split()) <= 5:
-            title = first
-            rest = []
-            for r in (line.strip() for line in p.splitlines()[1:]):
-                if _SECTIONS.match(r):
-                    break
-                if " " in r:  # drop upstream slugs ("bitcount", "tortoise-hare")
-                    rest.append(r)
-            if rest and not prose:
-                prose = " ".join(rest)
-        elif not prose:
-            prose = " ".join(line.strip() for line in p.splitlines())
-    summary = ""
-    if prose:
-        summary = re.split(r"(?<=[.!?])\s", prose, maxsplit=1)[0].rstrip(".")
-    elif output:
-        output = re.split(r"(?<=[.!?])\s", output, maxsplit=1)[0].rstrip(".")
-        summary = "returns " + output[0].lower() + output[1:]
-    if title and summary:
-        return f"{title}: {summary}."
-    if summary or title:
-        return (summary or title).rstrip(".") + "."
-    return f"QuixBugs program {name}"
