@@ -14,29 +14,39 @@ chain can look like deleted functionality.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
-from truepass.patches.fakefix.assertions import removes_assertion
-from truepass.patches.fakefix.context import Change
-from truepass.patches.fakefix.deletions import deletes_functionality
-from truepass.patches.fakefix.equality import forges_equality
-from truepass.patches.fakefix.exceptions import swallows_exception
 from truepass.patches.fakefix.flags import FLAG_NAMES, Flag
-from truepass.patches.fakefix.harness import tampers_harness
-from truepass.patches.fakefix.specialcase import literal_flags
-from truepass.patches.fakefix.touches import touches_tests
+
+if TYPE_CHECKING:
+    from truepass.patches.fakefix.context import Change
 
 __all__ = ["FLAG_NAMES", "Flag", "detect_fake_fix", "flag_names"]
 
-DETECTORS: tuple[Callable[[Change], list[Flag]], ...] = (
-    touches_tests,
-    removes_assertion,
-    swallows_exception,
-    literal_flags,
-    deletes_functionality,
-    forges_equality,
-    tampers_harness,
-)
+
+@functools.cache
+def detectors() -> tuple[Callable[[Change], list[Flag]], ...]:
+    """Every detector, in the order they run (loaded on first use: importing this package for
+    its flag names stays cheap)."""
+    from truepass.patches.fakefix.assertions import removes_assertion
+    from truepass.patches.fakefix.deletions import deletes_functionality
+    from truepass.patches.fakefix.equality import forges_equality
+    from truepass.patches.fakefix.exceptions import swallows_exception
+    from truepass.patches.fakefix.harness import tampers_harness
+    from truepass.patches.fakefix.specialcase import literal_flags
+    from truepass.patches.fakefix.touches import touches_tests
+
+    return (
+        touches_tests,
+        removes_assertion,
+        swallows_exception,
+        literal_flags,
+        deletes_functionality,
+        forges_equality,
+        tampers_harness,
+    )
 
 
 def detect_fake_fix(
@@ -58,9 +68,11 @@ def detect_fake_fix(
     Returns:
         The flags, sorted by flag order of ``FLAG_NAMES``, file and line, without duplicates.
     """
+    from truepass.patches.fakefix.context import Change
+
     change = Change(buggy=buggy, attempted=attempted, tests=tests)
     found: dict[tuple[str, str, int], Flag] = {}
-    for detector in DETECTORS:
+    for detector in detectors():
         for flag in detector(change):
             found.setdefault((flag.name, flag.file, flag.line), flag)
     order = {name: i for i, name in enumerate(FLAG_NAMES)}
