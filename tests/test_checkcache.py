@@ -40,6 +40,7 @@ def test_entries_are_per_environment_suite_and_sample(tmp_path: Path) -> None:
     env_a = environment_key({"reruns": 1}, {"truepass": "1"}, "bwrap")
     env_b = environment_key({"reruns": 0}, {"truepass": "1"}, "bwrap")
     assert env_a != env_b != environment_key({"reruns": 1}, {"truepass": "2"}, "bwrap")
+    assert env_a != environment_key({"reruns": 1}, {"truepass": "1"}, "bwrap", "0123abc")
     a = CheckCache(tmp_path / "c.sqlite", env_a)
     a.put("suite1", "s", {"valid": True})
     assert a.get("suite1", "s") == {"valid": True}

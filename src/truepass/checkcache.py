@@ -8,8 +8,9 @@ self-contained and resumable); this cache lets a new run directory start from th
 earlier run made, as EvalPlus keeps its ground truth in ``~/.cache/evalplus``.
 
 The key is (environment, suite content hash, sample id). The environment is a hash of the
-truepass, Python and key package versions, the machine (host name and architecture), the sandbox
-tier and the judge configuration: change any of them and the samples are checked again. Where the
+truepass, Python and key package versions (and truepass's git revision when it runs from a
+checkout), the machine (host name and architecture), the sandbox tier and the judge
+configuration: change any of them and the samples are checked again. Where the
 cache lives: ``$TRUEPASS_CHECK_CACHE`` (a file path, or ``off``), else
 ``$XDG_CACHE_HOME/truepass/checks.sqlite`` (XDG default ``~/.cache``). A cache that cannot be
 opened is skipped with a note in the run's manifest: it only ever saves time. Infra errors are
@@ -53,12 +54,17 @@ def default_path() -> Path | None:
     return user_cache_dir() / "checks.sqlite"
 
 
-def environment_key(judge: dict[str, Any], packages: dict[str, str], tier: str) -> str:
-    """sha256 hex of everything besides the sample that a check's outcome depends on."""
+def environment_key(
+    judge: dict[str, Any], packages: dict[str, str], tier: str, revision: str | None = None
+) -> str:
+    """sha256 hex of everything besides the sample that a check's outcome depends on
+    (``revision``: truepass's git revision when it runs from a checkout, whose version string
+    does not change with every commit)."""
     payload = {
         "judge": judge,
         "packages": packages,
         "tier": tier,
+        "revision": revision,
         "machine": [platform.node(), platform.machine(), platform.system()],
     }
     text = json.dumps(payload, sort_keys=True, separators=(",", ":"), default=str)

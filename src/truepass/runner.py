@@ -252,8 +252,9 @@ def _open_check_cache(setting: Path | bool, manifest: dict[str, Any]) -> CheckCa
     path = checkcache.default_path() if setting is True else setting or None
     if path is None:
         return None
-    env = checkcache.environment_key(manifest["judge"], manifest["packages"],
-                                     manifest["sandbox_tier"])  # fmt: skip
+    env = checkcache.environment_key(
+        manifest["judge"], manifest["packages"], manifest["sandbox_tier"], manifest["git_revision"]
+    )
     return CheckCache(Path(path), env)
 
 
