@@ -33,7 +33,7 @@ def harden_cmd(
     ] = None,
     mutants: Annotated[int, typer.Option("--mutants", min=1, help="Mutants per problem.")] = 120,
     time_bound: Annotated[
-        float, typer.Option("--time-bound", min=0.05, help="Seconds the canonical may take.")
+        float, typer.Option("--time-bound", min=0.05, help="CPU seconds per input.")
     ] = 1.0,
     workers: Annotated[int, typer.Option(min=1, help="Sandboxed workers.")] = 2,
     report: Annotated[

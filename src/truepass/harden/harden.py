@@ -66,7 +66,7 @@ class HardenConfig:
         per_problem: inputs generated per problem (before the determinism/time filter).
         seed: seeds input generation and the choice of mutants.
         max_mutants: mutants per problem at most (a seeded choice when there are more).
-        time_bound_s: wall-clock limit of the canonical solution on one generated input.
+        time_bound_s: CPU-time limit of the canonical solution on one generated input.
         workers: sandboxed workers of the pool (when harden opens it).
     """
 
