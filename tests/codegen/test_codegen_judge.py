@@ -113,6 +113,12 @@ def test_a_canonical_solution_failing_a_hidden_case_names_the_phase_and_case(
     assert "ZeroDivisionError" in check.reason
 
 
+def test_a_canonical_solution_that_does_not_load_makes_the_sample_invalid(pool: ExecPool) -> None:
+    check = check_codegen(sample(canonical_solution="    return max(low,\n"), pool)
+    assert not check.valid
+    assert check.reason.startswith("canonical solution is broken: ")
+
+
 def test_no_code_is_no_patch(pool: ExecPool) -> None:
     s = sample()
     check = check_codegen(s, pool)

@@ -83,11 +83,11 @@ def check_codegen(sample: CodegenSample, pool: ExecPool) -> CodegenCheck:
     except SandboxError as exc:
         return _invalid(check, f"infra-error: {exc}")
     except CalibrationError as exc:
-        if exc.index is None:
-            return _invalid(check, str(exc))
         phase, index = where[exc.index]
         return _invalid(check, f"{phase} cases: canonical solution failed on input {index}: "
                         f"{exc.error}")  # fmt: skip
+    except ValueError as exc:  # it does not load, or did not answer every input
+        return _invalid(check, str(exc))
     offset = 0
     for phase, cases in phases.items():
         outputs = cal.outputs[offset : offset + len(cases)]

@@ -280,12 +280,12 @@ class ExecPool:
 
 
 class CalibrationError(ValueError):
-    """The canonical solution failed on input ``index`` (None: it did not load or answer)."""
+    """The canonical solution failed on input ``index`` with ``error``."""
 
-    def __init__(self, message: str, index: int | None = None) -> None:
-        super().__init__(message)
+    def __init__(self, index: int, error: str | None) -> None:
+        super().__init__(f"canonical solution failed on input {index}: {error}")
         self.index = index
-        self.error = message.partition(": ")[2] if index is not None else message
+        self.error = error
 
 
 @dataclass(frozen=True)
@@ -331,12 +331,12 @@ def calibrate(
     measure_timeout_s: float = 60.0,
 ) -> Calibration:
     """Run the canonical solution ``repeats`` times in the pool and derive per-case CPU-time
-    limits from each case's median CPU time (see :func:`scaled_timeouts`). The times are read
-    by the worker from the child's CPU clock between result messages: the call, plus
-    serialising its result.
+    limits from each case's median CPU time (see :func:`scaled_timeouts`): the child's own
+    measure of each call, where it is no more than the worker read on the child's CPU clock.
 
     Raises:
-        ValueError: the canonical solution does not load, or fails or times out on an input.
+        CalibrationError: the canonical solution fails or times out on an input.
+        ValueError: the canonical solution does not load or does not answer every input.
     """
     runs = [pool.execute(code, entry_point, inputs, timeout_s=measure_timeout_s)
             for _ in range(max(1, repeats))]  # fmt: skip
@@ -345,8 +345,7 @@ def calibrate(
             raise ValueError(f"canonical solution is {run.load}: {run.load_error}")
         for outcome in run.outcomes:
             if outcome.kind != "value":
-                raise CalibrationError(f"canonical solution failed on input {outcome.index}: "
-                                       f"{outcome.error}", outcome.index)  # fmt: skip
+                raise CalibrationError(outcome.index, outcome.error)
         if len(run.outcomes) != len(inputs):
             raise ValueError("canonical solution did not answer every input")
     times = [statistics.median(run.outcomes[i].cpu_s for run in runs)
