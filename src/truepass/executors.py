@@ -91,7 +91,7 @@ class LocalExecutor:
 
     def __init__(self, family: Family) -> None:
         self.family = family
-        width = getattr(family, "local_width", None)
+        width = family.local_width
         self._threads = ThreadPoolExecutor(width, "truepass-judge") if width else None
 
     def submit(self, job: Job, key: str, on_done: OnDone) -> None:

@@ -21,6 +21,7 @@ if TYPE_CHECKING:  # the repair judge (pytest runs, fake-fix detectors) loads wh
 
 class Family(Protocol):
     name: str
+    local_width: int | None  # the local executor's own threads (None: judge in the caller's)
 
     def check(self, sample: Any, config: JudgeConfig) -> BaseModel: ...
 
@@ -37,6 +38,7 @@ class RepairFamily:
     """Patches judged by sandboxed test runs (judges/repair.py)."""
 
     name = "repair"
+    local_width = None  # each judgement is a long sandboxed test run: the --jobs threads do it
 
     def check(self, sample: Any, config: JudgeConfig) -> SampleCheck:
         from truepass.judges.repair import check_sample

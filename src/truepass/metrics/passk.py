@@ -61,9 +61,9 @@ def pass_at_ks_with_ci(counts: list[tuple[int, int]]) -> dict[str, list[float]]:
 
 @functools.lru_cache(maxsize=64)
 def _intervals(counts: tuple[tuple[int, int], ...]) -> dict[str, list[float]]:
-    out = {}
-    for key in pass_at_ks(list(counts)):
-        ci = pass_at_k_interval(list(counts), int(key.removeprefix("pass@")))
+    out, per_problem = {}, list(counts)
+    for key in pass_at_ks(per_problem):
+        ci = pass_at_k_interval(per_problem, int(key.removeprefix("pass@")))
         if ci is not None:
             out[key] = ci
     return out

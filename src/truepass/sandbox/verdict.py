@@ -62,7 +62,7 @@ class CaseResult:
     error: str | None = None  # "Type: message" of an exception, or what went wrong
     output: str = ""  # stdout and stderr written during this case (capped per check)
     duration_s: float = 0.0  # measured by the worker, from the previous case's result
-    cpu_s: float = 0.0  # CPU time of the child in that span, read by the worker
+    cpu_s: float = 0.0  # CPU time of the call (see Outcome.cpu_s)
 
 
 @dataclass(frozen=True)
@@ -95,7 +95,7 @@ class Outcome:
     error: str | None = None
     output: str = ""
     duration_s: float = 0.0
-    cpu_s: float = 0.0  # the child's CPU time in the case, read by the worker
+    cpu_s: float = 0.0  # the child's own measure of the call if plausible, else the worker's
 
 
 @dataclass
@@ -197,9 +197,7 @@ def decode_response(response: Response, cases: list[Case], load_timeout_s: float
                 return decoded
             if case != next_case or case >= len(cases):
                 raise WorkerDied(f"{kind} event for case {case}, expected {next_case}")
-            outcome = dataclasses.replace(
-                _failure_outcome(kind, event, cases[case], pending + text, duration), cpu_s=cpu
-            )
+            outcome = _failure_outcome(kind, event, cases[case], pending + text, duration, cpu)
             pending = ""
         else:
             raise WorkerDied(f"unknown event {kind!r:.50}")
@@ -268,7 +266,7 @@ def _corrupt(index: int, why: str) -> Outcome:
 
 
 def _failure_outcome(
-    kind: str, event: dict[str, Any], case: Case, text: str, duration: float
+    kind: str, event: dict[str, Any], case: Case, text: str, duration: float, cpu: float
 ) -> Outcome:
     index = int(event["case"])
     if kind == "timeout":
@@ -277,12 +275,13 @@ def _failure_outcome(
             if event.get("by") == "cpu"
             else f"took longer than {case.wall_limit_s:g} s (wall clock)"
         )
-        return Outcome(index, "timeout", error=error, output=text, duration_s=duration)
+        return Outcome(index, "timeout", error=error, output=text, duration_s=duration, cpu_s=cpu)
     if kind == "overflow":
-        return Outcome(index, "overflow", error="results exceeded the pool's result_bytes")
+        return Outcome(index, "overflow", error="results exceeded the pool's result_bytes",
+                       cpu_s=cpu)  # fmt: skip
     if event.get("signal") == signal.SIGXCPU:
-        return Outcome(index, "timeout", error="CPU time limit exceeded", output=text)
-    return Outcome(index, "died", error=f"the process {_how(event)}", output=text)
+        return Outcome(index, "timeout", error="CPU time limit exceeded", output=text, cpu_s=cpu)
+    return Outcome(index, "died", error=f"the process {_how(event)}", output=text, cpu_s=cpu)
 
 
 def judge(
