@@ -28,6 +28,7 @@ import threading
 from pathlib import Path
 from typing import Any
 
+from truepass import sqlitedb
 from truepass.paths import user_cache_dir
 
 ENV = "TRUEPASS_CHECK_CACHE"
@@ -84,10 +85,7 @@ class CheckCache:
         self._db: sqlite3.Connection | None = None
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
-            db = sqlite3.connect(path, timeout=BUSY_TIMEOUT_S, isolation_level=None,
-                                 check_same_thread=False)  # fmt: skip
-            db.execute("PRAGMA journal_mode = WAL")
-            db.execute("PRAGMA synchronous = NORMAL")
+            db = sqlitedb.connect(path, busy_timeout_s=BUSY_TIMEOUT_S, threads=True)
             db.executescript(_SCHEMA)
             self._db = db
         except (OSError, sqlite3.Error) as exc:

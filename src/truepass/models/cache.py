@@ -21,6 +21,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from truepass import sqlitedb
 from truepass.errors import InputError
 from truepass.models.base import Completion, GenerationParams, Message, Model
 from truepass.paths import user_cache_dir
@@ -84,10 +85,7 @@ class ResponseCache:
         cross a fork)."""
         conn: sqlite3.Connection | None = getattr(self._local, "conn", None)
         if conn is None or getattr(self._local, "pid", None) != os.getpid():
-            conn = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_S, isolation_level=None)
-            conn.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_S * 1000)}")
-            conn.execute("PRAGMA journal_mode = WAL")
-            conn.execute("PRAGMA synchronous = NORMAL")
+            conn = sqlitedb.connect(self.path, busy_timeout_s=BUSY_TIMEOUT_S)
             self._local.conn = conn
             self._local.pid = os.getpid()
         return conn
