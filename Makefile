@@ -52,6 +52,7 @@ lint: setup
 
 test: setup browser-deps
 	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
 	$(BIN)/python -m pytest -n 2 tests
 
 clean:

@@ -4,12 +4,13 @@ made (same suite version, judge configuration and environment), and only then.""
 from __future__ import annotations
 
 import json
+import shutil
 import sqlite3
 from pathlib import Path
 
 import pytest
 
-from truepass.checkcache import CheckCache, default_path, environment_key
+from truepass.checkcache import CheckCache, code_hash, default_path, environment_key
 from truepass.errors import SandboxError
 from truepass.judges.verdicts import JudgeConfig
 from truepass.runner import run
@@ -41,12 +42,36 @@ def test_entries_are_per_environment_suite_and_sample(tmp_path: Path) -> None:
     env_b = environment_key({"reruns": 0}, {"truepass": "1"}, "bwrap")
     assert env_a != env_b != environment_key({"reruns": 1}, {"truepass": "2"}, "bwrap")
     assert env_a != environment_key({"reruns": 1}, {"truepass": "1"}, "bwrap", "0123abc")
+    assert env_a == environment_key({"reruns": 1}, {"truepass": "1"}, "bwrap", code_hash())
     a = CheckCache(tmp_path / "c.sqlite", env_a)
     a.put("suite1", "s", {"valid": True})
     assert a.get("suite1", "s") == {"valid": True}
     assert a.get("suite2", "s") is None and a.get("suite1", "t") is None
     assert CheckCache(tmp_path / "c.sqlite", env_b).get("suite1", "s") is None
     assert a.describe() == {"path": str(tmp_path / "c.sqlite"), "hits": 1, "misses": 2}
+
+
+def test_the_code_hash_covers_every_python_file_of_truepass(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An edit to the judging code, committed or not, makes every sample be checked again."""
+    import truepass.checkcache as module
+
+    module.code_hash.cache_clear()
+    installed = module.code_hash()
+    copy = tmp_path / "truepass"
+    shutil.copytree(Path(module.__file__).parent, copy, ignore=shutil.ignore_patterns("*.pyc"))
+    hashes = []
+    for edit in (None, "sandbox/worker.py", "judges/codegen.py"):
+        if edit:
+            with (copy / edit).open("a") as f:
+                f.write("\n# an uncommitted edit\n")
+        monkeypatch.setattr(module, "__file__", str(copy / "checkcache.py"))
+        module.code_hash.cache_clear()
+        hashes.append(module.code_hash())
+    module.code_hash.cache_clear()
+    assert len(set(hashes)) == 3
+    assert hashes[0] == installed  # the same files give the same hash, wherever they are
 
 
 def test_a_cache_that_cannot_be_opened_is_skipped_with_a_note(tmp_path: Path) -> None:

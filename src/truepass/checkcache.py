@@ -8,17 +8,17 @@ self-contained and resumable); this cache lets a new run directory start from th
 earlier run made, as EvalPlus keeps its ground truth in ``~/.cache/evalplus``.
 
 The key is (environment, suite content hash, sample id). The environment is a hash of the
-truepass, Python and key package versions (and truepass's git revision when it runs from a
-checkout), the machine (host name and architecture), the sandbox tier and the judge
-configuration: change any of them and the samples are checked again. Where the
-cache lives: ``$TRUEPASS_CHECK_CACHE`` (a file path, or ``off``), else
-``$XDG_CACHE_HOME/truepass/checks.sqlite`` (XDG default ``~/.cache``). A cache that cannot be
-opened is skipped with a note in the run's manifest: it only ever saves time. Infra errors are
-never cached.
-"""
+truepass, Python and key package versions, truepass's own code (a hash of its Python files, so
+that an edited checkout, committed or not, checks again), the machine (host name and
+architecture), the sandbox tier and the judge configuration: change any of them and the samples
+are checked again. Where the cache lives: ``$TRUEPASS_CHECK_CACHE`` (a file path, or ``off``),
+else ``$XDG_CACHE_HOME/truepass/checks.sqlite`` (XDG default ``~/.cache``). A cache that cannot
+be opened is skipped with a note in the run's manifest: it only ever saves time. Infra errors
+are never cached."""
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import os
@@ -56,20 +56,32 @@ def default_path() -> Path | None:
 
 
 def environment_key(
-    judge: dict[str, Any], packages: dict[str, str], tier: str, revision: str | None = None
+    judge: dict[str, Any], packages: dict[str, str], tier: str, code: str | None = None
 ) -> str:
     """sha256 hex of everything besides the sample that a check's outcome depends on
-    (``revision``: truepass's git revision when it runs from a checkout, whose version string
-    does not change with every commit)."""
+    (``code``: :func:`code_hash` by default; the version string of a checkout does not change
+    with every edit)."""
     payload = {
         "judge": judge,
         "packages": packages,
         "tier": tier,
-        "revision": revision,
+        "code": code_hash() if code is None else code,
         "machine": [platform.node(), platform.machine(), platform.system()],
     }
     text = json.dumps(payload, sort_keys=True, separators=(",", ":"), default=str)
     return hashlib.sha256(text.encode()).hexdigest()
+
+
+@functools.cache
+def code_hash() -> str:
+    """sha256 hex of truepass's own Python files (the judges, the sandbox and its worker), as
+    installed or checked out: about 100 files, a few milliseconds."""
+    root = Path(__file__).parent
+    digest = hashlib.sha256()
+    for path in sorted(root.rglob("*.py")):
+        digest.update(path.relative_to(root).as_posix().encode() + b"\0")
+        digest.update(path.read_bytes() + b"\0")
+    return digest.hexdigest()
 
 
 class CheckCache:

@@ -253,7 +253,7 @@ def _open_check_cache(setting: Path | bool, manifest: dict[str, Any]) -> CheckCa
     if path is None:
         return None
     env = checkcache.environment_key(
-        manifest["judge"], manifest["packages"], manifest["sandbox_tier"], manifest["git_revision"]
+        manifest["judge"], manifest["packages"], manifest["sandbox_tier"]
     )
     return CheckCache(Path(path), env)
 
