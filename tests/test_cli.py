@@ -13,9 +13,14 @@ from truepass.cli import app
 runner = CliRunner()
 
 
-def test_suites_lists_mini() -> None:
-    got = runner.invoke(app, ["suites"])
-    assert got.exit_code == 0 and "mini" in got.output
+def test_suites_lists_the_bundled_suites_and_every_adapter() -> None:
+    from truepass.suites.adapters import adapters
+
+    got = runner.invoke(app, ["suites"], terminal_width=200)
+    assert got.exit_code == 0 and "mini" in got.output and "project" in got.output
+    for fmt in adapters():
+        assert f"│ {fmt} " in got.output, fmt
+    assert "--suite humaneval" in got.output  # the one usable without a path
 
 
 def test_help_on_every_command() -> None:
@@ -48,8 +53,9 @@ def test_unknown_solver_and_suite_exit_2(tmp_path: Path) -> None:
     suite = write_suite(tmp_path / "s.jsonl", [sample_dict()])
     got = runner.invoke(app, ["run", "--suite", str(suite), "--solver", "magic"])
     assert got.exit_code == 2 and "unknown solver 'magic'" in got.output
-    got = runner.invoke(app, ["check-suite", "no-such-suite"])
+    got = runner.invoke(app, ["check-suite", "no-such-suite"], terminal_width=300)
     assert got.exit_code == 2 and "no such suite" in got.output
+    assert "FORMAT:PATH with FORMAT one of quixbugs, humanevalfix" in got.output
 
 
 def test_judge_and_summary(tmp_path: Path) -> None:

@@ -90,14 +90,24 @@ def _suite_dir(ref: str, path: Path) -> Path | None:
 
 
 def suites_cmd() -> None:
-    """List the bundled suites with their sample counts."""
-    table = Table()
+    """List the bundled suites, and the public benchmarks read through adapters."""
+    from truepass.suites.adapters import INPUTS, default_sources
+
+    table = Table(title="bundled suites (--suite NAME)")
     for col in ("name", "version", "samples", "defect types", "description"):
         table.add_column(col)
     for name in bundled_suites():
         s = load_suite(name)
         types = len({x.defect_type for x in s.samples})
         table.add_row(name, s.version, str(len(s.samples)), str(types), s.description)
+    out_console.print(table)
+    table = Table(title="public benchmarks (--suite FORMAT:PATH, or truepass import; "
+                  "docs/adapters.md)")  # fmt: skip
+    for col in ("format", "PATH", "without a path"):
+        table.add_column(col)
+    defaults = default_sources()
+    for fmt, what in INPUTS.items():
+        table.add_row(fmt, what, f"--suite {fmt}" if fmt in defaults else "")
     out_console.print(table)
 
 

@@ -78,9 +78,13 @@ def load_suite(ref: str | Path) -> Suite:
     if not path.exists() and str(ref) in bundled_suites():
         path = bundled_dir() / str(ref)
     if not path.exists():
+        from truepass.suites.adapters import adapters
+
         known = ", ".join(bundled_suites()) or "none"
         raise SuiteError(
-            f"no such suite file or directory: '{ref}' (bundled suites: {known})",
+            f"no such suite file or directory: '{ref}' (bundled suites: {known}; public "
+            f"benchmarks: FORMAT:PATH with FORMAT one of {', '.join(adapters())}; "
+            "`truepass suites` lists them)",
             location=str(ref),
         )
     if path.is_dir():

