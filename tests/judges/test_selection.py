@@ -198,13 +198,13 @@ def test_same_verdict_with_and_without_selection(check: SampleCheck, name: str) 
         assert on.hidden == off.hidden.model_copy(update={"selection": sel})
 
 
-def test_default_is_on_above_the_threshold(check: SampleCheck) -> None:
+def test_default_is_off_however_many_hidden_tests(check: SampleCheck) -> None:
+    assert len(check.hidden_ids) > 20
     got = judge(SAMPLE, Answer(diff=SAMPLE.fix), check, AUTO)
-    assert got.hidden is not None and got.hidden.selection is not None
-    small = check.model_copy(update={"hidden_ids": check.hidden_ids[:20]})
-    assert not enabled(None, small.hidden_ids, pytest=True)
-    assert enabled(None, check.hidden_ids, pytest=True)
+    assert got.hidden is not None and got.hidden.selection is None
+    assert not enabled(None, check.hidden_ids, pytest=True)
     assert not enabled(True, check.hidden_ids, pytest=False)  # a non-pytest test command
+    assert not enabled(True, [], pytest=True)
     assert enabled(True, ["t"], pytest=True) and not enabled(False, check.hidden_ids, True)
 
 
@@ -318,7 +318,7 @@ def test_run_option_reaches_the_judge_and_the_results(tmp_path: Path) -> None:
         "total": 2, "related": 2, "ran": 2, "stopped_early": False, "fallback": ""
     }  # fmt: skip
     assert json.loads((out / "manifest.json").read_text())["judge"]["test_selection"] is True
-    # the default (2 hidden tests, under the threshold) leaves the judge setting as it was
+    # the default (off) leaves the judge setting as it was
     plain = tmp_path / "plain"
     got = CliRunner().invoke(app, [*args[:-1], str(plain)])
     assert got.exit_code == 0, got.output

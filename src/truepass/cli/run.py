@@ -57,7 +57,7 @@ NoCacheOpt = Annotated[bool, typer.Option("--no-cache", help="Neither read nor w
     "response cache.", rich_help_panel=M)]  # fmt: skip
 SelectionOpt = Annotated[bool | None, typer.Option("--test-selection/--no-test-selection",
     help="Run the hidden tests related to the change first and stop at the first that fails "
-    "(same verdicts). Default: on for samples with more than 20 hidden tests.")]  # fmt: skip
+    "(same verdicts; it first measures a coverage map per sample). Default: off.")]  # fmt: skip
 ExecutorOpt = Annotated[str, typer.Option("--executor", help=EXECUTOR_HELP)]
 CheckCacheOpt = Annotated[str | None, typer.Option("--check-cache", help="File of sample checks "
     "shared between runs on this machine (default ~/.cache/truepass/checks.sqlite or "

@@ -12,8 +12,6 @@ from pydantic import BaseModel, ConfigDict, Field, SerializerFunctionWrapHandler
 
 from truepass.sandbox.models import Limits
 
-SELECTION_THRESHOLD = 20  # test selection is on by default above this many hidden tests
-
 
 class Verdict(StrEnum):
     """Repair verdicts of DESIGN.md."""
@@ -43,8 +41,9 @@ class JudgeConfig(BaseModel):
     infra_retries: int = Field(2, ge=0, description="retries when the sandbox itself fails")
     test_selection: bool | None = Field(
         None,
-        description="hidden tests related to the change first (judges/selection.py); "
-        f"None: on for samples with more than {SELECTION_THRESHOLD} hidden tests",
+        description="hidden tests related to the change first (judges/selection.py); None "
+        "(the default) is off: the coverage map costs more than selection saves "
+        "(benchmarks/test_selection.py)",
     )
 
     @model_serializer(mode="wrap")
