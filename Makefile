@@ -14,6 +14,7 @@ system-deps:
 	$(PYTHON) -c 'import ensurepip, venv' >/dev/null 2>&1 || missing="$$missing python3-venv"; \
 	command -v g++ >/dev/null 2>&1 || missing="$$missing g++"; \
 	command -v cmake >/dev/null 2>&1 || missing="$$missing cmake"; \
+	command -v openssl >/dev/null 2>&1 || missing="$$missing openssl"; \
 	if [ -n "$$missing" ]; then \
 	  echo "installing system packages:$$missing"; \
 	  if [ "$$(id -u)" = 0 ]; then SUDO=""; else SUDO=sudo; fi; \

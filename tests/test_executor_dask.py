@@ -37,9 +37,12 @@ def test_parse_executor() -> None:
     assert parse_executor("dask://10.0.0.5:8786").address == "tcp://10.0.0.5:8786"
     assert parse_executor("dask://sched.lan").address == "tcp://sched.lan:8786"
     assert parse_executor("dask://[::1]:9000").text == "dask://[::1]:9000"
+    tls = parse_executor("dask+tls://sched.lan:9000")
+    assert tls.address == "tls://sched.lan:9000" and tls.text == "dask+tls://sched.lan:9000"
     assert parse_executor("dask-local:2") == ExecutorSpec("dask-local", workers=2)
     for bad in ("", "dask", "dask://", "dask://h:0", "dask://h:99999", "dask-local:0",
-                "dask-local:x", "tcp://h:8786", "dask://a b:1"):  # fmt: skip
+                "dask-local:x", "tcp://h:8786", "dask://a b:1", "dask+ssl://h",
+                "tls://h"):  # fmt: skip
         with pytest.raises(InputError, match="--executor"):
             parse_executor(bad)
 

@@ -27,10 +27,13 @@ from truepass.patches.apply import Answer
 
 EXECUTOR_HELP = (
     "Where attempts are judged: local (this machine, --jobs threads), dask://HOST[:PORT] (the "
-    "workers of a Dask scheduler, docs/scale-out.md) or dask-local:N (N local worker processes)."
+    "workers of a Dask scheduler, docs/scale-out.md; dask+tls://HOST[:PORT] with mutual TLS) "
+    "or dask-local:N (N local worker processes)."
 )
 DASK_PORT = 8786
-_DASK = re.compile(r"^dask://(?P<host>\[[0-9a-fA-F:]+\]|[A-Za-z0-9_.-]+)(?::(?P<port>\d{1,5}))?/?$")
+_DASK = re.compile(
+    r"^dask(?P<tls>\+tls)?://(?P<host>\[[0-9a-fA-F:]+\]|[A-Za-z0-9_.-]+)(?::(?P<port>\d{1,5}))?/?$"
+)
 _DASK_LOCAL = re.compile(r"^dask-local:(?P<n>\d{1,4})$")
 
 
@@ -121,18 +124,20 @@ class ExecutorSpec:
     """A parsed ``--executor`` value."""
 
     kind: Literal["local", "dask", "dask-local"]
-    address: str | None = None  # tcp://HOST:PORT of a Dask scheduler
+    address: str | None = None  # tcp://HOST:PORT or tls://HOST:PORT of a Dask scheduler
     workers: int = 0  # worker processes of a dask-local cluster
 
     @property
     def text(self) -> str:
         if self.kind == "dask":
-            return "dask://" + (self.address or "").removeprefix("tcp://")
+            scheme, _, rest = (self.address or "").partition("://")
+            return ("dask+tls://" if scheme == "tls" else "dask://") + rest
         return f"dask-local:{self.workers}" if self.kind == "dask-local" else "local"
 
 
 def parse_executor(spec: str) -> ExecutorSpec:
-    """Parse ``local``, ``dask://HOST[:PORT]`` or ``dask-local:N``; :class:`InputError` else."""
+    """Parse ``local``, ``dask://HOST[:PORT]``, ``dask+tls://HOST[:PORT]`` or ``dask-local:N``;
+    :class:`InputError` else."""
     text = spec.strip()
     if text == "local":
         return ExecutorSpec("local")
@@ -140,14 +145,16 @@ def parse_executor(spec: str) -> ExecutorSpec:
         port = int(m["port"] or DASK_PORT)
         if not 0 < port < 65536:
             raise InputError(f"port {port} is out of range in '{spec}'", field="--executor")
-        return ExecutorSpec("dask", address=f"tcp://{m['host']}:{port}")
+        scheme = "tls" if m["tls"] else "tcp"
+        return ExecutorSpec("dask", address=f"{scheme}://{m['host']}:{port}")
     if m := _DASK_LOCAL.match(text):
         if int(m["n"]) < 1:
             raise InputError("dask-local needs at least 1 worker process", field="--executor")
         return ExecutorSpec("dask-local", workers=int(m["n"]))
     raise InputError(
         f"'{spec}' is not an executor: use local, dask://HOST:PORT (a running Dask scheduler, "
-        "e.g. dask://10.0.0.5:8786) or dask-local:N (N worker processes on this machine)",
+        "e.g. dask://10.0.0.5:8786; dask+tls://HOST:PORT with mutual TLS) or dask-local:N (N "
+        "worker processes on this machine)",
         field="--executor",
     )
 

@@ -19,6 +19,7 @@ import platform
 import socket
 import threading
 from importlib import metadata
+from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -137,8 +138,11 @@ class DaskExecutor:
             assert spec.address is not None
             _reachable(spec.address, spec.text)
             address = spec.address
+        security = _tls_security(spec.text) if str(address).startswith("tls://") else None
         try:
-            self.client = Client(address, timeout=CONNECT_TIMEOUT_S, set_as_default=False)
+            self.client = Client(
+                address, timeout=CONNECT_TIMEOUT_S, set_as_default=False, security=security
+            )
         except (OSError, TimeoutError) as exc:
             self._close_cluster()
             raise InputError(_unreachable(spec.text, exc), field="--executor") from exc
@@ -204,6 +208,37 @@ class DaskExecutor:
             self._cluster = None
 
 
+TLS_SETTINGS = {
+    "tls_ca_file": "DASK_DISTRIBUTED__COMM__TLS__CA_FILE",
+    "tls_client_cert": "DASK_DISTRIBUTED__COMM__TLS__CLIENT__CERT",
+    "tls_client_key": "DASK_DISTRIBUTED__COMM__TLS__CLIENT__KEY",
+}
+
+
+def _tls_security(spec: str) -> Any:
+    """Dask's ``Security`` for ``dask+tls://``: mutual TLS with the CA, certificate and key of
+    Dask's own configuration (``distributed.comm.tls.*``: the environment variables of
+    :data:`TLS_SETTINGS` or a Dask config file), encryption required. The scheduler then accepts
+    only clients holding a certificate its CA signed, and this client only a scheduler whose
+    certificate that CA signed."""
+    from distributed.security import Security
+
+    security = Security(require_encryption=True)
+    missing = [env for attr, env in TLS_SETTINGS.items() if not getattr(security, attr)]
+    if missing:
+        raise InputError(
+            f"--executor {spec} needs this client's TLS certificate, its key and the cluster's "
+            f"CA: set {', '.join(missing)} (or distributed.comm.tls in a Dask config file); "
+            f"see {SCALE_OUT_DOC}",
+            field="--executor",
+        )
+    for attr, env in TLS_SETTINGS.items():
+        path = Path(getattr(security, attr))
+        if not path.is_file():
+            raise InputError(f"{env}: no such file: {path}", field="--executor")
+    return security
+
+
 def _reachable(address: str, spec: str) -> None:
     """Fail fast, with what to do, when nothing listens at the scheduler's address."""
     parts = urlsplit(address)
@@ -215,8 +250,14 @@ def _reachable(address: str, spec: str) -> None:
 
 
 def _unreachable(spec: str, exc: BaseException) -> str:
+    tls = (
+        "this client's certificate must be signed by the CA the scheduler trusts (and the "
+        f"scheduler's by the one in {TLS_SETTINGS['tls_ca_file']})"
+        if spec.startswith("dask+tls://")
+        else "a scheduler started with TLS (--protocol tls) needs --executor dask+tls://"
+    )
     return (
         f"cannot reach the Dask scheduler of {spec} ({exc}); start one with `dask scheduler` "
         f"on that machine and workers with `dask worker` ({SCALE_OUT_DOC}), check the address "
-        "and the firewall, or use --executor local"
+        f"and the firewall, or use --executor local; {tls}"
     )
