@@ -6,7 +6,8 @@ import textwrap
 
 import pytest
 
-from truepass.solvers.mutations import SourceFile, render
+from truepass.solvers.mutations import render
+from truepass.solvers.sourcefile import SourceFile
 from truepass.solvers.templates import guard_defaults, line_mutants
 
 

@@ -21,7 +21,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from truepass.harden.values import rng_for
-from truepass.solvers.mutations import EXPR_OPERATORS, Edit, SourceFile
+from truepass.solvers.mutations import EXPR_OPERATORS
+from truepass.solvers.sourcefile import Edit, SourceFile
 from truepass.solvers.templates import STMT_OPERATORS
 
 SKIPPED = frozenset({"key-guard"})

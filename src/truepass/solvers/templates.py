@@ -24,23 +24,20 @@ from dataclasses import dataclass
 from truepass.patches.apply import Answer, unified_diff
 from truepass.sandbox import Limits
 from truepass.solvers.base import SolveContext
-from truepass.solvers.mutations import (
-    EXPR_OPERATORS,
-    OPERATORS,
-    Edit,
-    Mutant,
-    SourceFile,
-    function_locals,
-    function_params,
-    header_roots,
-    render,
-)
+from truepass.solvers.mutations import EXPR_OPERATORS, OPERATORS, Mutant, render
 from truepass.solvers.sbfl import (
     Localisation,
     SuspiciousLine,
     failing_subset,
     localise,
     passes_visible,
+)
+from truepass.solvers.sourcefile import (
+    Edit,
+    SourceFile,
+    function_locals,
+    function_params,
+    header_roots,
 )
 from truepass.suites.schema import RepairSample
 
