@@ -136,9 +136,10 @@ class DaskExecutor:
             address: Any = self._cluster
         else:
             assert spec.address is not None
-            _reachable(spec.address, spec.text)
             address = spec.address
         security = _tls_security(spec.text) if str(address).startswith("tls://") else None
+        if spec.kind == "dask":
+            _reachable(str(address), spec.text)
         try:
             self.client = Client(
                 address, timeout=CONNECT_TIMEOUT_S, set_as_default=False, security=security
@@ -250,14 +251,16 @@ def _reachable(address: str, spec: str) -> None:
 
 
 def _unreachable(spec: str, exc: BaseException) -> str:
-    tls = (
-        "this client's certificate must be signed by the CA the scheduler trusts (and the "
-        f"scheduler's by the one in {TLS_SETTINGS['tls_ca_file']})"
-        if spec.startswith("dask+tls://")
-        else "a scheduler started with TLS (--protocol tls) needs --executor dask+tls://"
-    )
+    tls = ""
+    if spec.startswith("dask+tls://"):
+        tls = (
+            "; this client's certificate must be signed by the CA the scheduler trusts (and the "
+            f"scheduler's by the one in {TLS_SETTINGS['tls_ca_file']})"
+        )
+    elif spec.startswith("dask://"):
+        tls = "; a scheduler started with TLS (--protocol tls) needs --executor dask+tls://"
     return (
         f"cannot reach the Dask scheduler of {spec} ({exc}); start one with `dask scheduler` "
         f"on that machine and workers with `dask worker` ({SCALE_OUT_DOC}), check the address "
-        f"and the firewall, or use --executor local; {tls}"
+        f"and the firewall, or use --executor local{tls}"
     )
