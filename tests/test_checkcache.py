@@ -74,6 +74,29 @@ def test_the_code_hash_covers_every_python_file_of_truepass(
     assert hashes[0] == installed  # the same files give the same hash, wherever they are
 
 
+def test_a_package_installed_upgraded_or_removed_changes_the_key(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Tests of a repair suite may import any installed package: its version is in the key."""
+    import truepass.checkcache as module
+
+    site_dir = tmp_path / "site-packages"
+    site_dir.mkdir()
+    monkeypatch.setattr(module.site, "getsitepackages", lambda: [str(site_dir)])
+    monkeypatch.setattr(module.site, "getusersitepackages", lambda: str(tmp_path / "none"))
+    keys = []
+    for layout in (["attrs-23.1.0.dist-info"], ["attrs-23.2.0.dist-info"],
+                   ["attrs-23.2.0.dist-info", "six-1.16.0.dist-info"], []):  # fmt: skip
+        for old in site_dir.iterdir():
+            old.rmdir()
+        for name in layout:
+            (site_dir / name).mkdir()
+        module.installed_hash.cache_clear()
+        keys.append(environment_key({"reruns": 1}, {"truepass": "1"}, "bwrap", "code"))
+    module.installed_hash.cache_clear()
+    assert len(set(keys)) == 4
+
+
 def test_a_cache_that_cannot_be_opened_is_skipped_with_a_note(tmp_path: Path) -> None:
     (tmp_path / "file").write_text("not a directory")
     cache = CheckCache(tmp_path / "file" / "c.sqlite", "e")

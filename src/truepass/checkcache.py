@@ -8,13 +8,14 @@ self-contained and resumable); this cache lets a new run directory start from th
 earlier run made, as EvalPlus keeps its ground truth in ``~/.cache/evalplus``.
 
 The key is (environment, suite content hash, sample id). The environment is a hash of the
-truepass, Python and key package versions, truepass's own code (a hash of its Python files, so
-that an edited checkout, committed or not, checks again), the machine (host name and
-architecture), the sandbox tier and the judge configuration: change any of them and the samples
-are checked again. Where the cache lives: ``$TRUEPASS_CHECK_CACHE`` (a file path, or ``off``),
-else ``$XDG_CACHE_HOME/truepass/checks.sqlite`` (XDG default ``~/.cache``). A cache that cannot
-be opened is skipped with a note in the run's manifest: it only ever saves time. Infra errors
-are never cached."""
+truepass, Python and key package versions, every installed distribution's name and version
+(their ``.dist-info`` names), truepass's own code (a hash of its Python files, so that an edited
+checkout, committed or not, checks again), the machine (host name and architecture), the sandbox
+tier and the judge configuration: change any of them and the samples are checked again. Where
+the cache lives: ``$TRUEPASS_CHECK_CACHE`` (a file path, or ``off``), else
+``$XDG_CACHE_HOME/truepass/checks.sqlite`` (XDG default ``~/.cache``). A cache that cannot be
+opened is skipped with a note in the run's manifest: it only ever saves time. Infra errors are
+never cached."""
 
 from __future__ import annotations
 
@@ -23,6 +24,7 @@ import hashlib
 import json
 import os
 import platform
+import site
 import sqlite3
 import threading
 from pathlib import Path
@@ -66,6 +68,7 @@ def environment_key(
         "packages": packages,
         "tier": tier,
         "code": code_hash() if code is None else code,
+        "installed": installed_hash(),
         "machine": [platform.node(), platform.machine(), platform.system()],
     }
     text = json.dumps(payload, sort_keys=True, separators=(",", ":"), default=str)
@@ -82,6 +85,21 @@ def code_hash() -> str:
         digest.update(path.relative_to(root).as_posix().encode() + b"\0")
         digest.update(path.read_bytes() + b"\0")
     return digest.hexdigest()
+
+
+@functools.cache
+def installed_hash() -> str:
+    """sha256 hex of the names of every distribution installed where this Python imports from
+    (``NAME-VERSION.dist-info`` in its site directories): a package a suite's tests import that
+    is upgraded, downgraded, added or removed changes the key. Listing them costs under 1 ms."""
+    names: list[str] = []
+    for directory in sorted({*site.getsitepackages(), site.getusersitepackages()}):
+        try:
+            with os.scandir(directory) as entries:
+                names += [e.name for e in entries if e.name.endswith((".dist-info", ".egg-info"))]
+        except OSError:
+            continue
+    return hashlib.sha256("\n".join(sorted(names)).encode()).hexdigest()
 
 
 class CheckCache:
