@@ -126,6 +126,7 @@ class DaskExecutor:
         self.spec = spec.text
         self.run_id = run_id
         self._cluster: Any = None
+        security = None
         if spec.kind == "dask-local":
             self._cluster = LocalCluster(
                 n_workers=spec.workers,
@@ -137,9 +138,9 @@ class DaskExecutor:
         else:
             assert spec.address is not None
             address = spec.address
-        security = _tls_security(spec.text) if str(address).startswith("tls://") else None
-        if spec.kind == "dask":
-            _reachable(str(address), spec.text)
+            if address.startswith("tls://"):
+                security = _tls_security(spec.text)
+            _reachable(address, spec.text)
         try:
             self.client = Client(
                 address, timeout=CONNECT_TIMEOUT_S, set_as_default=False, security=security

@@ -241,11 +241,7 @@ def _case_outcome(
     worker reads several frames that arrive together at the same moment, so its own measure
     gives the first of them all the time and the rest none."""
     kind = message.get("k")
-    took, took_cpu = message.get("t"), message.get("c")
-    if type(took) is float and 0.0 <= took <= duration + 0.01:
-        duration = took
-    if type(took_cpu) is float and 0.0 <= took_cpu <= cpu + 0.01:
-        cpu = took_cpu
+    duration, cpu = _own_measure(message.get("t"), duration), _own_measure(message.get("c"), cpu)
     if message.get("i") != index or type(message.get("i")) is not int:
         return _corrupt(index, f"a message for case {message.get('i')!r:.40} came for case {index}")
     if kind == "ok" and "v" in message:
@@ -259,6 +255,14 @@ def _case_outcome(
             index, kind, error=message["e"][:2000], output=text, duration_s=duration, cpu_s=cpu
         )
     return _corrupt(index, f"malformed message {str(message)[:80]!r}")
+
+
+def _own_measure(claimed: object, measured: float) -> float:
+    """The child's ``claimed`` time when plausible (a float from 0 to ``measured`` + 10 ms),
+    else the worker's ``measured`` one."""
+    if type(claimed) is float and 0.0 <= claimed <= measured + 0.01:
+        return claimed
+    return measured
 
 
 def _corrupt(index: int, why: str) -> Outcome:
