@@ -6,6 +6,7 @@ Everything runs for real in the bwrap sandbox (no mocks). No test asserts a wall
 from __future__ import annotations
 
 import math
+import select
 from collections.abc import Iterator
 
 import pytest
@@ -189,6 +190,11 @@ def test_a_killed_worker_is_replaced_and_the_check_retried() -> None:
         assert process is not None and process._proc is not None
         process._proc.kill()
         process._proc.wait()
+        # the kill reaches the worker inside the sandbox asynchronously (bwrap's
+        # --die-with-parent): wait until it is gone, its end of the pipe closed
+        stdout = process._proc.stdout
+        assert stdout is not None and select.select([stdout], [], [], 30)[0]
+        assert stdout.read(1) == b""
         assert run(small, ADD, [Case([1, 2], 3)], entry="add").passed
         assert small._slots[0].process is not process
 
