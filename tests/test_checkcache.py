@@ -12,7 +12,7 @@ import pytest
 
 from truepass.checkcache import CheckCache, code_hash, default_path, environment_key
 from truepass.errors import SandboxError
-from truepass.judges.verdicts import JudgeConfig
+from truepass.judged import JudgeConfig
 from truepass.runner import run
 from truepass.solvers import make_solvers
 from truepass.suites.loader import load_suite
@@ -62,7 +62,7 @@ def test_the_code_hash_covers_every_python_file_of_truepass(
     copy = tmp_path / "truepass"
     shutil.copytree(Path(module.__file__).parent, copy, ignore=shutil.ignore_patterns("*.pyc"))
     hashes = []
-    for edit in (None, "sandbox/worker.py", "judges/codegen.py"):
+    for edit in (None, "sandbox/worker.py", "families/codegen/judge.py"):
         if edit:
             with (copy / edit).open("a") as f:
                 f.write("\n# an uncommitted edit\n")
@@ -156,7 +156,7 @@ def test_a_sample_check_the_sandbox_failed_gives_infra_errors_retried_on_resume(
         raise SandboxError("bwrap: cannot create a namespace")
 
     with monkeypatch.context() as patched:
-        patched.setattr("truepass.judges.codegen.calibrate", broken_sandbox)
+        patched.setattr("truepass.families.codegen.judge.calibrate", broken_sandbox)
         first = run(suite, make_solvers(["oracle"], {"clamp"}), tmp_path / "out", check_cache=cache)
     assert first.summary.solvers[0].overall.verdicts == {"infra-error": 1}  # not invalid-sample
     record = json.loads((tmp_path / "out" / "results.jsonl").read_text())

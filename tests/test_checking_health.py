@@ -10,15 +10,15 @@ import pytest
 from factories import FIX, HIDDEN, VISIBLE, sample_dict, write_suite
 from typer.testing import CliRunner
 
-import truepass.judges.repair as repair
+import truepass.families.repair.judge as repair
 from truepass.checking import SampleHealth, SuiteHealth, check_one, health_markdown
 from truepass.cli import app
 from truepass.cli.suites import _suite_dir
-from truepass.judges.testrun import TestRun
-from truepass.judges.verdicts import JudgeConfig
+from truepass.families.repair.schema import RepairSample
+from truepass.families.repair.testrun import TestRun
+from truepass.judged import JudgeConfig
 from truepass.sandbox import Limits
 from truepass.suites.loader import bundled_dir
-from truepass.suites.schema import RepairSample
 
 runner = CliRunner()
 ONLY_MID = (

@@ -19,7 +19,7 @@ from typer.testing import CliRunner
 from truepass.cli import app
 from truepass.errors import InputError
 from truepass.executors import ExecutorSpec, parse_executor
-from truepass.judges.verdicts import JudgeConfig
+from truepass.judged import JudgeConfig
 from truepass.runner import run
 from truepass.sandbox import Limits
 from truepass.solvers import make_solver
@@ -168,7 +168,7 @@ class DieOnce(WorkerPlugin):
         self.marker, self.sample_id = marker, sample_id
 
     def setup(self, worker: Any) -> None:
-        from truepass.judges.families import RepairFamily
+        from truepass.families.builtin_old import RepairFamily
 
         original = RepairFamily.judge
         marker, target = self.marker, self.sample_id

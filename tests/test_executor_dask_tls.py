@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from truepass.sandbox.distributed import TLS_SETTINGS
+from truepass.executors.dask import TLS_SETTINGS
 
 pytestmark = [
     pytest.mark.slow,

@@ -7,7 +7,7 @@ import threading
 import time
 
 from truepass.executors import Job, LocalExecutor
-from truepass.judges.verdicts import JudgeConfig
+from truepass.judged import JudgeConfig
 
 
 class _SlowFamily:

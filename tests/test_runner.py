@@ -15,7 +15,7 @@ import pytest
 from factories import sample_dict, write_suite
 
 from truepass.errors import InputError
-from truepass.judges.verdicts import JudgeConfig
+from truepass.judged import JudgeConfig
 from truepass.runner import run
 from truepass.sandbox import Limits
 from truepass.solvers import make_solver

@@ -9,12 +9,13 @@ The public API is small and flat::
 
 from __future__ import annotations
 
+from truepass.answers import Answer
 from truepass.errors import InputError, PatchError, SandboxError, SuiteError, TruepassError
-from truepass.judges.verdicts import JudgeConfig, Verdict
-from truepass.patches.apply import Answer
+from truepass.judged import JudgeConfig
 from truepass.runner import run
 from truepass.solvers import make_solver
 from truepass.suites.loader import Suite, load_suite
+from truepass.vocabulary import Verdict
 
 __all__ = [
     "Answer",

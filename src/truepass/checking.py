@@ -1,65 +1,35 @@
-"""``check-suite``: is each sample sound? Buggy fails, reference passes stably, overfit overfits.
+"""``check-suite``: is each sample sound? For every family: the sample's check (the one every run
+makes, shared through the check cache), then the reference answer must pass and the null answer
+must not (:meth:`truepass.families.base.Family.health`), each judged on the run's executor.
 
-The result is a health report: one status per sample (``ok``, ``invalid``, ``reference-fails``,
-``flaky``, ``overfit-not-overfit``, ``infra-error``) with its reasons, and the counts, written as
-``health.json`` and ``health.md`` (see docs/cli.md).
+The result is a health report: one status per sample (:class:`~truepass.vocabulary.CheckStatus`)
+with its reasons, and the counts, written as ``health.json`` and ``health.md`` (docs/cli.md).
 """
 
 from __future__ import annotations
 
+import secrets
 from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime
+from functools import partial
 from pathlib import Path
-from typing import Literal
 
 from pydantic import BaseModel, Field, computed_field
 
-from truepass.judges.repair import Judgement, SampleCheck, check_sample, judge
-from truepass.judges.verdicts import PASSING, JudgeConfig, Verdict
-from truepass.patches.apply import Answer
-from truepass.runner import Progress
-from truepass.suites.loader import Suite
-from truepass.suites.schema import RepairSample
+from truepass.errors import SandboxError
+from truepass.executors import ExecutorSpec, Job, open_executor, parse_executor
+from truepass.judged import JudgeConfig, SampleHealth
+from truepass.runner import Progress, Results, open_check_cache, sample_checks
+from truepass.suites.suite import Suite
+from truepass.vocabulary import CheckStatus
 
-Status = Literal["ok", "invalid", "reference-fails", "flaky", "overfit-not-overfit", "infra-error"]
-STATUSES: tuple[Status, ...] = (
-    "ok", "invalid", "reference-fails", "flaky", "overfit-not-overfit", "infra-error",
-)  # fmt: skip
-BUGGY_PASSES = "the buggy code already passes the visible tests"  # check_sample's reason
-
-
-class SampleHealth(BaseModel):
-    sample_id: str
-    defect_type: str
-    valid: bool = Field(description="the sample check passed: runs judge attempts on it")
-    status: Status = Field(
-        "ok",
-        description="ok: no problem; invalid: the buggy code already passes the visible tests; "
-        "reference-fails: the reference fix does not apply or fails here; flaky: a rerun "
-        "disagreed; overfit-not-overfit: the known_overfit patch is not judged overfit",
-    )
-    reference: str = Field(description="verdict of the reference fix")
-    noop: str | None = Field(None, description="verdict of the unchanged buggy code")
-    known_overfit: str | None = Field(None, description="verdict of the known_overfit patch")
-    problems: list[str] = Field(default_factory=list)
-    flaky_tests: list[str] = Field(
-        default_factory=list, description="tests that passed in one run and failed in another"
-    )
-    warnings: list[str] = Field(
-        default_factory=list,
-        description="fake-fix flags on the reference fix: detector false alarms, not suite faults",
-    )
-
-    def flag(self, status: Status, problem: str) -> None:
-        """Record a problem; the first one sets the status."""
-        if self.status == "ok":
-            self.status = status
-        self.problems.append(problem)
+__all__ = ["SampleHealth", "SuiteHealth", "check_suite", "health_markdown", "write_health"]
 
 
 class SuiteHealth(BaseModel):
     suite: str
     content_hash: str
+    family: str = "repair"
     samples: list[SampleHealth]
     sandbox_tier: str
     version: str = ""
@@ -80,7 +50,7 @@ class SuiteHealth(BaseModel):
         """Samples, valid ones (the check passed), samples per status (``ok``: no problem), and
         how many known_overfit patches were judged overfit."""
         out = {"samples": len(self.samples), "valid": self.valid}
-        out.update({s: sum(x.status == s for x in self.samples) for s in STATUSES})
+        out.update({s.value: sum(x.status is s for x in self.samples) for s in CheckStatus})
         out["known_overfit"] = sum(s.known_overfit is not None for s in self.samples)
         out["known_overfit_overfit"] = sum(s.known_overfit == "overfit" for s in self.samples)
         return out
@@ -88,72 +58,8 @@ class SuiteHealth(BaseModel):
     def exit_code(self, *, allow_invalid: bool = False) -> int:
         """1 when any sample has a problem; with ``allow_invalid``, samples whose buggy code
         already passes are tolerated (every other problem still fails)."""
-        tolerated = {"ok", "invalid"} if allow_invalid else {"ok"}
+        tolerated = {CheckStatus.OK, CheckStatus.INVALID} if allow_invalid else {CheckStatus.OK}
         return 0 if all(s.status in tolerated for s in self.samples) else 1
-
-
-def check_one(sample: RepairSample, config: JudgeConfig) -> tuple[SampleHealth, str]:
-    """Check one sample; reference fix, noop and overfit patch go through the real judge."""
-    check = check_sample(sample, config)
-    health = SampleHealth(
-        sample_id=sample.id, defect_type=sample.defect_type, valid=check.valid, reference="-"
-    )
-    if not check.valid:
-        health.flag(_invalid_status(check), f"invalid: {check.reason}")
-        return health, check.tier
-    ref = judge(sample, Answer(diff=sample.fix), check, config)
-    health.reference = ref.verdict.value
-    _reference_health(sample, ref, health)
-    noop = judge(sample, Answer(diff=""), check, config)
-    health.noop = noop.verdict.value
-    if noop.verdict == Verdict.INFRA_ERROR:
-        health.flag("infra-error", f"the unchanged buggy code: {noop.details}")
-    elif noop.verdict in PASSING:
-        # check_sample saw the buggy code fail the visible tests: passing now is flakiness
-        health.flaky_tests = sorted(set(health.flaky_tests) | set(check.buggy_failing))
-        health.flag(
-            "flaky",
-            f"the unchanged buggy code was judged {noop.verdict.value} after failing "
-            f"{', '.join(check.buggy_failing[:5])} in the check (flaky)",
-        )
-    if sample.known_overfit:
-        over = judge(sample, Answer(diff=sample.known_overfit), check, config)
-        health.known_overfit = over.verdict.value
-        if over.verdict != Verdict.OVERFIT:
-            health.flag(
-                "infra-error" if over.verdict == Verdict.INFRA_ERROR else "overfit-not-overfit",
-                f"known_overfit judged {over.verdict.value}, not overfit",
-            )
-    return health, ref.tier or check.tier
-
-
-def _invalid_status(check: SampleCheck) -> Status:
-    if check.reason.startswith("infra-error"):
-        return "infra-error"
-    if check.reason.startswith(BUGGY_PASSES):
-        return "invalid"
-    return "reference-fails"  # does not apply, fails, or does not report the expected tests
-
-
-def _reference_health(sample: RepairSample, ref: Judgement, health: SampleHealth) -> None:
-    """The reference fix passed every test once in the check: any other verdict now, or a
-    disagreeing rerun, is flakiness (or the sandbox failing)."""
-    expected = Verdict.CORRECT if sample.tests.hidden else Verdict.PLAUSIBLE
-    if ref.verdict == Verdict.INFRA_ERROR:
-        health.flag("infra-error", f"reference fix: {ref.details}".strip())
-    elif ref.verdict != expected or "flaky" in ref.flags:
-        failing = {n for p in (ref.visible, ref.hidden) if p is not None for n in p.failing}
-        health.flaky_tests = sorted(set(ref.flaky_tests) | failing)
-        health.flag(
-            "flaky",
-            f"reference fix judged {ref.verdict.value} {ref.flags or ''} after passing in the "
-            f"check: {ref.details}".strip(),
-        )
-    for flag in ref.flag_details:
-        health.warnings.append(
-            f"the reference fix is flagged {flag.name} ({flag.file}:{flag.line}: "
-            f"{flag.explanation}); the same pattern in a candidate would be flagged too"
-        )
 
 
 def check_suite(
@@ -161,29 +67,61 @@ def check_suite(
     *,
     config: JudgeConfig | None = None,
     jobs: int = 2,
+    executor: str | ExecutorSpec = "local",
+    check_cache: Path | bool = True,
     progress: Progress | None = None,
 ) -> SuiteHealth:
-    """Check every sample; reruns (at least 2) make an unstable reference fix show up as flaky.
+    """Check every sample of ``suite`` on ``executor`` (see :func:`truepass.runner.run` for
+    ``executor`` and ``check_cache``); reruns (at least 2 by default) make an unstable reference
+    answer show up as flaky.
 
     Test selection is off: the reference fix passes every test, so it would only add a run.
     """
     config = (config or JudgeConfig(reruns=2)).model_copy(update={"test_selection": False})
+    spec = executor if isinstance(executor, ExecutorSpec) else parse_executor(executor)
+    family = suite.family_type(workers=jobs)
+    where = None
+    cache = open_check_cache(check_cache, config)
     results: dict[str, SampleHealth] = {}
-    tier = ""
-    with ThreadPoolExecutor(max_workers=jobs) as pool:
-        for n, (health, t) in enumerate(
-            pool.map(lambda s: check_one(s, config), suite.samples), start=1
-        ):
-            results[health.sample_id] = health
-            tier = tier or t
-            if progress:
-                progress("checking suite", n, len(suite.samples))
+    try:
+        where = open_executor(spec, family, secrets.token_hex(4))
+        with ThreadPoolExecutor(max_workers=jobs) as pool:
+            checks = sample_checks(
+                suite, suite.samples, None, config, pool, family, where, cache, progress
+            )
+            pending = Results()
+            for s in suite.samples:
+                job = Job("health", type(family), s, config, check=checks[s.id])
+                pending.hand_off(pool, s.id, partial(where.submit, job, f"health/{s.id}"))
+            ids = [s.id for s in suite.samples]
+            for n, (sample_id, outcome) in enumerate(pending.take(ids), start=1):
+                try:
+                    health: SampleHealth = outcome.result()
+                except SandboxError as exc:  # the executor lost the job
+                    sample = suite.sample(str(sample_id))
+                    health = SampleHealth(
+                        sample_id=sample.id,  # type: ignore[attr-defined]
+                        defect_type=family.category(sample),
+                        valid=checks[sample.id].valid,  # type: ignore[attr-defined]
+                        reference="-",
+                    )
+                    health.flag(CheckStatus.INFRA_ERROR, f"the sandbox failed: {exc}")
+                results[health.sample_id] = health
+                if progress:
+                    progress("checking suite", n, len(ids))
+    finally:
+        if where is not None:
+            where.close()
+        if cache is not None:
+            cache.close()
+        family.close()
     return SuiteHealth(
         suite=suite.name,
         version=suite.version,
         content_hash=suite.content_hash,
-        samples=[results[s.id] for s in suite.samples],
-        sandbox_tier=tier,
+        family=family.name,
+        samples=[results[s.id] for s in suite.samples],  # type: ignore[attr-defined]
+        sandbox_tier=next((h.tier for h in results.values() if h.tier), ""),
         checked_at=datetime.now(UTC).isoformat(timespec="seconds"),
         judge={"timeout_s": config.limits.timeout_s, "reruns": config.reruns},
     )
@@ -206,8 +144,9 @@ def health_markdown(health: SuiteHealth) -> str:
         f"| {c['samples']} | {c['valid']} | {c['ok']} | {c['invalid']} | {c['reference-fails']} "
         f"| {c['flaky']} | {c['overfit-not-overfit']} | {c['infra-error']} |",
         "",
-        "valid: the buggy code fails the visible tests and the reference fix passes every test "
-        "(runs judge only these); invalid: the buggy code already passes the visible tests.",
+        "valid: the sample's check passed, e.g. the buggy code fails the visible tests and the "
+        "reference fix passes every test (runs judge only these); invalid: the unchanged code "
+        "already passes what it should fail.",
         "",
         f"known_overfit patches judged overfit: {c['known_overfit_overfit']}/{c['known_overfit']}.",
     ]

@@ -3,21 +3,20 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import ConfigDict, Field, ValidationError
 
 from truepass.errors import InputError
-from truepass.judges.verdicts import FlagDetail, PhaseResult
-from truepass.metrics.localisation import Localisation
-from truepass.metrics.quality import QualityDelta
-from truepass.metrics.root_cause import NamedCause
-from truepass.patches.fakefix import FLAG_NAMES
+from truepass.judged import Judged
 from truepass.usage import Usage
+from truepass.vocabulary import FAKE_FIX_FLAGS, Verdict
 
 
-class AttemptRecord(BaseModel):
-    """One judged attempt of one solver on one sample. Fields a newer truepass wrote are kept
-    (``extra="allow"``), so reading and re-writing results never loses them."""
+class AttemptRecord(Judged):
+    """One judged attempt of one solver on one sample: what the judge returned
+    (:class:`~truepass.judged.Judged`) and where it came from. Fields a newer truepass wrote are
+    kept (``extra="allow"``), so reading and re-writing results never loses them."""
 
     model_config = ConfigDict(extra="allow")
 
@@ -28,29 +27,19 @@ class AttemptRecord(BaseModel):
     solver: str
     attempt: int = Field(ge=0)
     patch_id: str | None = None
-    verdict: str
-    flags: list[str] = Field(default_factory=list)
-    flag_details: list[FlagDetail] = Field(default_factory=list)
-    regressions: list[str] = Field(default_factory=list)
-    quality: QualityDelta | None = None
-    localisation: Localisation | None = None
-    named_cause: NamedCause | None = None
-    visible: PhaseResult | None = None
-    hidden: PhaseResult | None = None
-    patch: str = ""
-    changed_files: list[str] = Field(default_factory=list)
-    details: str = ""
-    test_output: str = ""
-    sandbox_tier: str = ""
-    infra_retries: int = 0
     solve_s: float = 0.0
-    duration_s: float = 0.0
     usage: Usage | None = Field(None, description="model calls, tokens, latency, cost")
     parse: str | None = Field(None, description="how the model's answer was parsed")
     solver_meta: dict[str, object] = Field(default_factory=dict)
 
+    @classmethod
+    def of(cls, judged: Judged, **fields: Any) -> AttemptRecord:
+        """The record of ``judged`` with the attempt's other ``fields``."""
+        return cls.model_validate({**dict(judged), **fields})
 
-FAKE_FIX_FLAGS = frozenset(FLAG_NAMES)
+
+RECORD_FIELDS = tuple(AttemptRecord.model_fields)
+"""The declared fields of a record, in order: what the report's table and CSV export show."""
 
 
 def is_correct(record: AttemptRecord) -> bool:
@@ -59,7 +48,7 @@ def is_correct(record: AttemptRecord) -> bool:
     A patch that passes every test but, say, special-cases the tests' inputs or edits the tests
     is reported with its verdict and flags, and is not counted as correct (``flagged_correct``).
     """
-    return record.verdict == "correct" and not FAKE_FIX_FLAGS.intersection(record.flags)
+    return record.verdict is Verdict.CORRECT and not set(FAKE_FIX_FLAGS).intersection(record.flags)
 
 
 def read_results(run: Path, *, allow_empty: bool = False) -> list[AttemptRecord]:

@@ -23,26 +23,26 @@ from typing import Any
 
 from truepass import checkcache
 from truepass.analysis.summary import Summary, summarize
+from truepass.answers import Answer
 from truepass.checkcache import CheckCache
 from truepass.errors import InputError, SandboxError, SolverError
 from truepass.executors import (
     Executor,
     ExecutorSpec,
     Job,
-    LocalExecutor,
     OnDone,
     Outcome,
     open_executor,
     parse_executor,
 )
-from truepass.judges.families import Family, family_for
-from truepass.judges.verdicts import JudgeConfig, Verdict
-from truepass.patches.apply import Answer
+from truepass.families.base import Family
+from truepass.judged import JudgeConfig, Judged, SampleCheck
 from truepass.records import AttemptRecord
 from truepass.sandbox import sandbox_tier
-from truepass.solvers.base import SolveContext, Solver
+from truepass.solvers.base import SolveContext, Solver, refusal
 from truepass.store import Store
-from truepass.suites.loader import Sample, Suite
+from truepass.suites.suite import Sample, Suite
+from truepass.vocabulary import CheckStatus, Verdict
 
 Progress = Callable[[str, int, int], None]  # (stage, done, total)
 PACKAGES = ("truepass", "pydantic", "pytest", "unidiff", "coverage", "typer", "rich")
@@ -89,44 +89,46 @@ def package_versions() -> dict[str, str]:
 def sample_checks(
     suite: Suite,
     samples: list[Sample],
-    store: Store,
+    store: Store | None,
     config: JudgeConfig,
     pool: ThreadPoolExecutor,
-    progress: Progress | None = None,
-    family: Family | None = None,
-    executor: Executor | None = None,
+    family: Family,
+    executor: Executor,
     cache: CheckCache | None = None,
-) -> dict[str, Any]:
-    """Check each sample once per suite version (kept in the run's store and in the
-    machine-wide ``cache``, see :mod:`truepass.checkcache`), on ``executor``."""
-    family = family or family_for(suite.family)
-    executor = executor or LocalExecutor(family)
-    checks: dict[str, Any] = {}
+    progress: Progress | None = None,
+) -> dict[str, SampleCheck]:
+    """Check each sample once per suite version (kept in the run's ``store``, if any, and in
+    the machine-wide ``cache``, see :mod:`truepass.checkcache`), on ``executor``."""
+    checks: dict[str, SampleCheck] = {}
     todo = []
     for s in samples:
-        cached = store.get_check(suite.content_hash, s.id)
+        cached = store.get_check(suite.content_hash, s.id) if store else None
         if cached is None and cache is not None:
             cached = cache.get(suite.content_hash, s.id)
-            if cached is not None:
+            if cached is not None and store:
                 store.put_check(suite.content_hash, s.id, cached)
         if cached is None:
             todo.append(s)
         else:
             checks[s.id] = family.load_check(cached)
-    results = _Results()
+    results = Results()
     for s in todo:
-        job = Job("check", suite.family, s, config)
+        job = Job("check", type(family), s, config)
         results.hand_off(pool, s.id, partial(executor.submit, job, f"check/{s.id}"))
     for done, (sample_id, outcome) in enumerate(results.take([s.id for s in todo]), start=1):
         try:
             check = outcome.result()
         except SandboxError as exc:  # the executor lost the job: not cached, checked on resume
-            check = family.load_check(
-                {"sample_id": sample_id, "valid": False, "reason": f"infra-error: {exc}"}
+            check = family.check_type(
+                sample_id=str(sample_id),
+                valid=False,
+                status=CheckStatus.INFRA_ERROR,
+                reason=f"infra-error: {exc}",
             )
-        if not check.reason.startswith("infra-error"):
-            record = check.model_dump()
-            store.put_check(suite.content_hash, check.sample_id, record)
+        if not check.infra_error:
+            record = check.model_dump(mode="json")
+            if store:
+                store.put_check(suite.content_hash, check.sample_id, record)
             if cache is not None:
                 cache.put(suite.content_hash, check.sample_id, record)
         checks[check.sample_id] = check
@@ -135,7 +137,7 @@ def sample_checks(
     return checks
 
 
-class _Results:
+class Results:
     """Outcomes of work handed to threads and executors, taken by the run's own thread as they
     finish (it alone writes the store): one per tag, a duplicate is dropped."""
 
@@ -189,15 +191,11 @@ def run(
     """
     config = config or JudgeConfig()
     spec = executor if isinstance(executor, ExecutorSpec) else parse_executor(executor)
+    family = suite.family_type(workers=jobs)
     for solver in solvers:
-        if suite.family not in getattr(solver, "families", (suite.family,)):
-            raise InputError(
-                f"solver '{solver.name}' cannot work on {suite.family} samples "
-                f"(only {', '.join(solver.families)})",  # type: ignore[attr-defined]
-                field="--solver",
-            )
+        if (why := refusal(solver, family)) is not None:
+            raise InputError(why, field="--solver")
     store = Store(out / "store.sqlite")
-    family = family_for(suite.family, workers=jobs)
     where: Executor | None = None
     cache: CheckCache | None = None
     try:
@@ -216,7 +214,7 @@ def run(
         manifest = _manifest(suite, solvers, config, jobs, limit)
         if tasks:
             where = open_executor(spec, family, secrets.token_hex(4))
-            cache = _open_check_cache(check_cache, manifest)
+            cache = open_check_cache(check_cache, config)
         manifest["executor"] = where.describe() if where else {"spec": spec.text}
         _write_json(out / "manifest.json", manifest)
         new = 0
@@ -225,9 +223,11 @@ def run(
                 if where is not None:
                     needed = list({s.id: s for _, s, _ in tasks}.values())
                     checks = sample_checks(
-                        suite, needed, store, config, pool, progress, family, where, cache
+                        suite, needed, store, config, pool, family, where, cache, progress
                     )
-                    new = _judge_all(suite, tasks, checks, config, pool, where, store, progress)
+                    new = _judge_all(
+                        suite, family, tasks, checks, config, pool, where, store, progress
+                    )
             except BaseException:
                 pool.shutdown(wait=False, cancel_futures=True)
                 raise
@@ -246,22 +246,21 @@ def run(
         store.close()
 
 
-def _open_check_cache(setting: Path | bool, manifest: dict[str, Any]) -> CheckCache | None:
-    """The machine-wide check cache for this run's environment, or None (``False``, or
-    ``$TRUEPASS_CHECK_CACHE=off`` with the default)."""
+def open_check_cache(setting: Path | bool, config: JudgeConfig) -> CheckCache | None:
+    """The machine-wide check cache for checks made under ``config`` in this environment, or
+    None (``False``, or ``$TRUEPASS_CHECK_CACHE=off`` with the default)."""
     path = checkcache.default_path() if setting is True else setting or None
     if path is None:
         return None
-    env = checkcache.environment_key(
-        manifest["judge"], manifest["packages"], manifest["sandbox_tier"]
-    )
+    env = checkcache.environment_key(config.model_dump(), package_versions(), sandbox_tier())
     return CheckCache(Path(path), env)
 
 
 def _judge_all(
     suite: Suite,
+    family: Family,
     tasks: list[tuple[Solver, Sample, int]],
-    checks: dict[str, Any],
+    checks: dict[str, SampleCheck],
     config: JudgeConfig,
     pool: ThreadPoolExecutor,
     executor: Executor,
@@ -269,9 +268,11 @@ def _judge_all(
     progress: Progress | None,
 ) -> int:
     """Solve in ``pool``, judge on ``executor``, store each attempt as it comes back, once."""
-    results = _Results()
+    results = Results()
     for solver, s, a in tasks:
-        work = partial(_solve_then_judge, executor, suite, solver, s, a, checks[s.id], config)
+        work = partial(
+            _solve_then_judge, executor, suite, family, solver, s, a, checks[s.id], config
+        )
         results.hand_off(pool, (solver.name, s.id, a), work)
     new = 0
     for _, outcome in results.take([(solver.name, s.id, a) for solver, s, a in tasks]):
@@ -317,14 +318,14 @@ class _Judged:
 
     def result(self) -> AttemptRecord:
         try:
-            judged = self.outcome.result()
+            judged: Judged = self.outcome.result()
         except SandboxError as exc:  # the sandbox or the executor failed: retried on resume
-            judged = {"verdict": Verdict.INFRA_ERROR.value, "details": f"sandbox failed: {exc}"}
+            judged = Judged(verdict=Verdict.INFRA_ERROR, details=f"sandbox failed: {exc}")
         answer = self.answer
         meta = dict(answer.meta) if answer else {}
-        return AttemptRecord(
+        return AttemptRecord.of(
+            judged,
             **self.base,
-            **judged,
             patch_id=answer.patch_id if answer else None,
             solve_s=round(self.solve_s, 3),
             usage=answer.usage if answer else None,
@@ -336,10 +337,11 @@ class _Judged:
 def _solve_then_judge(
     executor: Executor,
     suite: Suite,
+    family: Family,
     solver: Solver,
     sample: Sample,
     attempt: int,
-    check: Any,
+    check: SampleCheck,
     config: JudgeConfig,
     on_done: OnDone,
 ) -> None:
@@ -347,31 +349,30 @@ def _solve_then_judge(
     t0 = time.monotonic()
     base = {
         "suite": suite.name,
-        "sample_id": sample.id,
-        "defect_type": sample.defect_type,
-        "leakage": sample.leakage,
+        "sample_id": sample.id,  # type: ignore[attr-defined]
+        "defect_type": family.category(sample),
+        "leakage": sample.leakage,  # type: ignore[attr-defined]
         "solver": solver.name,
         "attempt": attempt,
     }
-    reason = str(getattr(check, "reason", ""))
-    if reason.startswith("infra-error"):  # the sandbox failed, not the sample: retried on resume
+    if check.infra_error:  # the sandbox failed, not the sample: retried on resume
+        why = check.reason.removeprefix("infra-error: ")
         on_done(_Ready(AttemptRecord(
-            **base, verdict=Verdict.INFRA_ERROR.value,
-            details=f"the sample could not be checked: {reason.removeprefix('infra-error: ')}",
+            **base, verdict=Verdict.INFRA_ERROR, details=f"the sample could not be checked: {why}"
         )))  # fmt: skip
         return
     try:
-        answer = solver.solve(sample, attempt, SolveContext(config=config, check=check))
+        answer = solver.solve(sample, attempt, SolveContext(family, config, check))
     except SolverError as exc:  # the model or tool failed, not the candidate: retried on resume
         on_done(_Ready(AttemptRecord(
             **base,
-            verdict=Verdict.INFRA_ERROR.value,
+            verdict=Verdict.INFRA_ERROR,
             details=f"solver failed: {exc}",
             solve_s=round(time.monotonic() - t0, 3),
         )))  # fmt: skip
         return
     solve_s = time.monotonic() - t0
-    job = Job("judge", suite.family, sample, config, answer, check)
+    job = Job("judge", type(family), sample, config, answer, check)
     key = f"{solver.name}/{sample.id}/{attempt}"
     executor.submit(job, key, lambda outcome: on_done(_Judged(base, answer, solve_s, outcome)))
 

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from truepass.errors import SuiteError
+from truepass.families.codegen.schema import CodegenSample
 from truepass.patches.extract import extract_code, prelude
-from truepass.suites.codegen import CodegenSample
 from truepass.suites.literals import (
     LiteralError,
     format_args,

@@ -7,14 +7,14 @@ from pathlib import Path
 
 import pytest
 
-from truepass.judges.codegen import check_codegen, judge_codegen
-from truepass.judges.verdicts import Verdict
-from truepass.patches.apply import Answer
+from truepass.answers import Answer
+from truepass.families.codegen.judge import check_codegen, judge_codegen
+from truepass.families.codegen.schema import CodegenSample
 from truepass.runner import run
 from truepass.sandbox.pool import DEFAULT_FLOOR_S, ExecPool
 from truepass.solvers import make_solvers
-from truepass.suites.codegen import CodegenSample
 from truepass.suites.loader import load_suite
+from truepass.vocabulary import Verdict
 
 PROMPT = 'def clamp(x: int, low: int, high: int) -> int:\n    """x limited to [low, high]."""\n'
 CANONICAL = "    return max(low, min(x, high))\n"

@@ -10,16 +10,16 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from truepass.answers import Answer
 from truepass.cli import app
+from truepass.families.codegen.judge import check_codegen, judge_codegen
+from truepass.families.codegen.schema import CodegenSample
 from truepass.harden import HardenConfig, HardenReport, harden_suite
-from truepass.judges.codegen import check_codegen, judge_codegen
-from truepass.judges.verdicts import Verdict
-from truepass.patches.apply import Answer
 from truepass.sandbox.plainvalues import plain_equal
 from truepass.sandbox.pool import ExecPool
-from truepass.suites.codegen import CodegenSample
 from truepass.suites.literals import parse_literal
 from truepass.suites.loader import Suite, load_suite, write_suite_dir
+from truepass.vocabulary import Verdict
 
 PROBLEMS = ("HumanEval-2", "HumanEval-4", "HumanEval-31", "HumanEval-35")
 # passes HumanEval's own tests of is_prime (they never ask about 2), but 2 is prime

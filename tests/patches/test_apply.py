@@ -3,8 +3,9 @@ from __future__ import annotations
 import pytest
 from factories import BUGGY, FIX, FIXED, VISIBLE
 
+from truepass.answers import Answer
 from truepass.errors import PatchError
-from truepass.patches.apply import Answer, apply_answer, apply_diff, unified_diff
+from truepass.patches.apply import apply_answer, apply_diff, unified_diff
 
 FILES = {"clamp.py": BUGGY}
 

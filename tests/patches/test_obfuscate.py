@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from truepass.patches.obfuscate import (
+from truepass.suites.transforms.obfuscate import (
     ObfuscationError,
     Renaming,
     plan_renaming,

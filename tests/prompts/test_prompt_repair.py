@@ -5,11 +5,11 @@ from __future__ import annotations
 import pytest
 from factories import sample_dict
 
+from truepass.families.repair.schema import FaultLocation, RepairSample
 from truepass.patches.apply import apply_diff
 from truepass.patches.parse import parse_response
 from truepass.prompts import VARIANTS, PromptLeakError, build_repair_messages
 from truepass.suites.loader import load_suite
-from truepass.suites.schema import FaultLocation, RepairSample
 
 OUTPUT = """============================= test session starts ==============================
 test_clamp.py F.                                                         [100%]

@@ -8,8 +8,8 @@ import pytest
 from factories import sample_dict
 
 from truepass.errors import InputError
+from truepass.families.repair.schema import RepairSample
 from truepass.prompts import VARIANTS, build_repair_messages, bundled_template_dir, template_name
-from truepass.suites.schema import RepairSample
 
 
 def build(template_dir: Path | None, variant: str = "code-only") -> list[dict[str, str]]:

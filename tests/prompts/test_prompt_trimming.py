@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 
+from truepass.families.repair.schema import FaultLocation
 from truepass.prompts.context import (
     called_by_tests,
     rank_units,
@@ -12,7 +13,6 @@ from truepass.prompts.context import (
     trim_files,
     truncate_middle,
 )
-from truepass.suites.schema import FaultLocation
 
 
 def words(text: str) -> int:

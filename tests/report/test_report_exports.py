@@ -13,7 +13,7 @@ from report_runs import LLM, XSS, record, varied_records, varied_run, write_run
 from typer.testing import CliRunner
 
 from truepass.cli.report import report_cmd
-from truepass.judges.verdicts import JudgeConfig
+from truepass.judged import JudgeConfig
 from truepass.records import AttemptRecord
 from truepass.report import write_exports, write_report
 from truepass.report.exports import ATTEMPT_COLUMNS, SUMMARY_COLUMNS

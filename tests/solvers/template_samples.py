@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from truepass.suites.schema import RepairSample
+from truepass.families.repair.schema import RepairSample
 
 
 def make_sample(

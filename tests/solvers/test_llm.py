@@ -10,7 +10,7 @@ import pytest
 from factories import FIXED, sample_dict, write_suite
 from fake_openai import FakeOpenAI, ok, status
 
-from truepass.judges.verdicts import JudgeConfig
+from truepass.judged import JudgeConfig
 from truepass.runner import run
 from truepass.sandbox import Limits
 from truepass.solvers import LLMOptions, make_solvers

@@ -6,13 +6,14 @@ import pytest
 from template_samples import NONE_CHECK, OFF_BY_ONE, UNFIXABLE, WRONG_COMPARISON
 
 from truepass.errors import SandboxError
-from truepass.judges.repair import check_sample, judge
-from truepass.judges.verdicts import JudgeConfig, Verdict
+from truepass.families.repair.judge import check_sample, judge
+from truepass.families.repair.schema import RepairSample
+from truepass.judged import JudgeConfig
 from truepass.sandbox import Limits, run_sandboxed
 from truepass.solvers import make_solver
 from truepass.solvers.base import SolveContext
 from truepass.solvers.templates import TemplateSolver
-from truepass.suites.schema import RepairSample
+from truepass.vocabulary import Verdict
 
 CONFIG = JudgeConfig(limits=Limits(timeout_s=30.0), reruns=0)
 

@@ -10,7 +10,8 @@ import pytest
 
 from truepass.checking import SuiteHealth, check_suite, write_health
 from truepass.errors import SuiteError
-from truepass.judges.verdicts import JudgeConfig
+from truepass.families.repair.schema import RepairSample
+from truepass.judged import JudgeConfig
 from truepass.patches.apply import apply_diff
 from truepass.sandbox import Limits
 from truepass.suites.adapters.humanevalfix import (
@@ -19,7 +20,6 @@ from truepass.suites.adapters.humanevalfix import (
     normalise_bug_type,
 )
 from truepass.suites.loader import load_adapted, parse_jsonl
-from truepass.suites.schema import RepairSample
 
 DATA_DIR = Path(__file__).resolve().parents[3] / "shared" / "benchmarks" / "humanevalpack-python"
 DATA_FILE = DATA_DIR / "humanevalpack_python.jsonl"

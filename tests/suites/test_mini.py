@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from truepass.checking import check_suite
-from truepass.judges.verdicts import JudgeConfig
+from truepass.judged import JudgeConfig
 from truepass.runner import run
 from truepass.sandbox import Limits
 from truepass.solvers import make_solver

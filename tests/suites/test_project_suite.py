@@ -16,13 +16,13 @@ from typing import Any
 import pytest
 
 from truepass.checking import check_suite
-from truepass.judges.testrun import run_tests
-from truepass.judges.verdicts import JudgeConfig
+from truepass.families.repair.schema import RepairSample
+from truepass.families.repair.testrun import run_tests
+from truepass.judged import JudgeConfig
 from truepass.runner import run
 from truepass.sandbox import Limits
 from truepass.solvers import make_solver
 from truepass.suites.loader import Suite, load_suite
-from truepass.suites.schema import RepairSample
 
 ROOT = Path(__file__).resolve().parents[2]
 SRC = ROOT / "suites" / "project"

@@ -9,8 +9,8 @@ import pytest
 
 from truepass.checking import SuiteHealth, write_health
 from truepass.errors import SuiteError
+from truepass.families.repair.schema import RepairSample
 from truepass.suites.adapters.quixbugs import load_quixbugs
-from truepass.suites.schema import RepairSample
 
 DATA = Path(__file__).parents[3] / "shared" / "benchmarks" / "quixbugs-python"
 
@@ -119,7 +119,7 @@ def test_malformed_line_names_file_and_line(tmp_path: Path) -> None:
 def health() -> SuiteHealth:
     """check-suite on all 40 samples, once (the slow tests below share it)."""
     from truepass.checking import check_suite
-    from truepass.judges.verdicts import JudgeConfig
+    from truepass.judged import JudgeConfig
     from truepass.suites.loader import load_adapted
 
     return check_suite(load_adapted("quixbugs", DATA), config=JudgeConfig(reruns=1), jobs=2)

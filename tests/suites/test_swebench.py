@@ -9,18 +9,20 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from truepass.answers import Answer
 from truepass.checking import check_suite
 from truepass.cli import app
 from truepass.errors import SuiteError
-from truepass.judges.repair import check_sample, judge, phase_result
-from truepass.judges.testids import non_pytest_reason, resolve_expected
-from truepass.judges.testrun import TestRun
-from truepass.judges.verdicts import JudgeConfig, Verdict
-from truepass.patches.apply import Answer, apply_diff
+from truepass.families.repair.judge import check_sample, judge, phase_result
+from truepass.families.repair.schema import RepairSample
+from truepass.families.repair.testids import non_pytest_reason, resolve_expected
+from truepass.families.repair.testrun import TestRun
+from truepass.judged import JudgeConfig
+from truepass.patches.apply import apply_diff
 from truepass.sandbox import Limits
 from truepass.suites.adapters.swebench import configured_pythonpath, load_swebench, pytest_command
 from truepass.suites.loader import load_suite, parse_jsonl
-from truepass.suites.schema import RepairSample
+from truepass.vocabulary import Verdict
 
 CONFIG = JudgeConfig(limits=Limits(timeout_s=30), reruns=0)
 OPS = """def add(a, b):

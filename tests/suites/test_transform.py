@@ -17,14 +17,15 @@ from pathlib import Path
 
 import pytest
 
+from truepass.answers import Answer
 from truepass.errors import InputError
-from truepass.judges.repair import check_sample, judge
-from truepass.judges.verdicts import JudgeConfig
-from truepass.patches.apply import Answer, apply_diff, unified_diff
-from truepass.patches.obfuscate import plan_renaming
+from truepass.families.repair.judge import check_sample, judge
+from truepass.families.repair.schema import RepairSample
+from truepass.judged import JudgeConfig
+from truepass.patches.apply import apply_diff, unified_diff
 from truepass.suites.loader import load_suite
-from truepass.suites.schema import RepairSample
-from truepass.suites.transform import obfuscate_sample, samples_hash, transform_suite
+from truepass.suites.transforms import obfuscate_sample, samples_hash, transform_suite
+from truepass.suites.transforms.obfuscate import plan_renaming
 
 
 @pytest.fixture(scope="module")

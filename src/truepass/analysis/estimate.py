@@ -8,7 +8,7 @@ from pathlib import Path
 
 from truepass.models import cost_usd, price_table
 from truepass.store import Store
-from truepass.suites.loader import Suite
+from truepass.suites.suite import Suite
 
 
 @dataclass

@@ -14,7 +14,7 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from truepass.errors import InputError, TruepassError
-from truepass.judges.verdicts import JudgeConfig
+from truepass.judged import JudgeConfig
 from truepass.sandbox import Limits
 from truepass.suites.loader import Suite, load_suite
 
@@ -83,7 +83,7 @@ def load(suite_ref: str, transform: str | None = None) -> Suite:
     """Load a suite by name or path, optionally transformed (e.g. obfuscated)."""
     suite = load_suite(suite_ref)
     if transform:
-        from truepass.suites.transform import transform_suite
+        from truepass.suites.transforms import transform_suite
 
         suite = transform_suite(suite, transform)
     return suite

@@ -27,7 +27,7 @@ from truepass.cli.common import (
 )  # fmt: skip
 from truepass.cli.tables import print_summary
 from truepass.executors import EXECUTOR_HELP, ExecutorSpec, parse_executor
-from truepass.judges.verdicts import JudgeConfig
+from truepass.judged import JudgeConfig
 from truepass.runner import RunResult, run
 from truepass.solvers import SOLVER_HELP, LLMOptions, make_solvers
 from truepass.suites.loader import Suite, load_suite

@@ -38,6 +38,7 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from truepass.errors import SandboxError, SuiteError
+from truepass.families.codegen.schema import CodegenCase, CodegenSample, CodegenTests
 from truepass.harden.inputs import Generated, generate_inputs
 from truepass.harden.invariants import learn, repair
 from truepass.harden.minimise import greedy_cover
@@ -45,9 +46,8 @@ from truepass.harden.mutants import MAX_MUTANTS, CodeMutant, mutants_of
 from truepass.harden.values import stable_args, stable_key, stable_literal, visible_arguments
 from truepass.sandbox.plainvalues import plain_equal
 from truepass.sandbox.pool import Case, ExecPool, Job, scaled_timeouts
-from truepass.suites.codegen import CodegenCase, CodegenSample, CodegenTests
 from truepass.suites.literals import LiteralError, parse_literal
-from truepass.suites.loader import Suite
+from truepass.suites.suite import Suite
 
 Progress = Callable[[str, int, int], None]
 
@@ -346,7 +346,7 @@ def _survivors(
     pool: ExecPool, mutants: list[CodeMutant], entry: str, visible: list[Case], atol: float
 ) -> list[CodeMutant]:
     """Mutants passing every visible case (an infra error counts as killed: never a survivor).
-    Values compare as in the codegen judge (:func:`truepass.judges.codegen.same`)."""
+    Values compare as in the codegen judge (:func:`truepass.families.codegen.judge.same`)."""
     jobs = (Job(m.code, entry, visible, stop_on_first_failure=True, atol=atol, int_is_float=True)
             for m in mutants)  # fmt: skip
     results = pool.check_many(jobs, infra_errors="result")

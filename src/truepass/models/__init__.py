@@ -2,6 +2,8 @@
 
 ``make_model("openai:gpt-4o-mini")``, ``make_model("local:smollm2")`` or
 ``make_model("local:/path/model.gguf")``; pass a :class:`ResponseCache` to answer reruns from it.
+Before any sample, ``preflight_models(models)`` stops a run whose model cannot work at all
+(:class:`ModelUnavailable`: endpoint unreachable, key refused, GGUF file gone).
 """
 
 from __future__ import annotations
@@ -14,6 +16,8 @@ from truepass.models.base import (
     Model,
     ModelError,
     ModelSettings,
+    ModelUnavailable,
+    preflight_models,
 )
 from truepass.models.cache import CachedModel, ResponseCache, cache_key, default_cache_path
 from truepass.models.cost import DEFAULT_PRICES, Price, cost_usd, parse_price, price_table
@@ -30,6 +34,7 @@ __all__ = [
     "Model",
     "ModelError",
     "ModelSettings",
+    "ModelUnavailable",
     "Price",
     "ResponseCache",
     "cache_key",
@@ -38,6 +43,7 @@ __all__ = [
     "is_model_spec",
     "make_model",
     "parse_price",
+    "preflight_models",
     "price_table",
 ]
 

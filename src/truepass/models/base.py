@@ -4,15 +4,23 @@ A **Model** (DESIGN.md, "Vocabulary") is an LLM endpoint behind a solver. Backen
 modules (``openai_compat``, ``local_llama``); :func:`truepass.models.make_model` turns a spec
 such as ``openai:gpt-4o-mini`` or ``local:smollm2`` into one, optionally wrapped in the response
 cache.
+
+Before any sample a run calls :func:`preflight_models` once on its models: an endpoint that cannot
+be reached at all or refuses the key (or a local GGUF that is gone) stops the run with one
+:class:`ModelUnavailable` instead of failing every attempt.
 """
 
 from __future__ import annotations
 
-from typing import Protocol, runtime_checkable
+import logging
+from collections.abc import Iterable
+from typing import Literal, Protocol, runtime_checkable
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from truepass.errors import SolverError
+
+log = logging.getLogger(__name__)
 
 Message = dict[str, str]
 """One chat message: ``{"role": "system" | "user" | "assistant", "content": "..."}``."""
@@ -73,20 +81,59 @@ class ModelError(SolverError):
         super().__init__(reason)
 
 
+UnavailableKind = Literal["unreachable", "key-refused", "missing-file"]
+"""Why a model cannot work at all: its endpoint cannot be connected to (refused, DNS, TLS, connect
+timeout, bad URL), the endpoint refused the API key (HTTP 401/403), or a local GGUF file is gone
+or is not a GGUF file."""
+
+
+class ModelUnavailable(ModelError):
+    """Nothing this model is asked can work until the user fixes something: retrying is useless.
+
+    Raised by :meth:`Model.preflight` (a run calls it once, before any sample) and, during a run,
+    instead of retrying, by a request that cannot connect to an endpoint that has never answered
+    or whose key is refused. ``str()`` names the model spec, the endpoint (or file), what happened
+    and what to do; it never holds the API key. ``kind`` is an :data:`UnavailableKind`,
+    ``model_id`` the spec, ``base_url`` the endpoint (None for a local model). Always
+    ``retryable=False``. A subclass of :class:`ModelError`, so code that records model failures as
+    ``infra-error`` still catches it; a runner should rather stop on it.
+    """
+
+    def __init__(
+        self,
+        reason: str,
+        *,
+        model_id: str,
+        kind: UnavailableKind,
+        base_url: str | None = None,
+        attempts: int = 1,
+        status: int | None = None,
+    ):
+        super().__init__(reason, attempts=attempts, status=status, retryable=False)
+        self.model_id = model_id
+        self.kind = kind
+        self.base_url = base_url
+
+
 class ModelSettings(BaseModel):
     """Per-model settings, from a run config file or defaults.
 
     ``base_url``/``api_key`` default to the backend's environment variables (``OPENAI_BASE_URL``,
     ``OPENAI_API_KEY``). ``concurrency`` bounds in-flight requests per model, ``max_retries`` the
-    retries after the first try, ``timeout_s`` each request. Backoff before retry *i* (0-based) is
-    ``min(backoff_max_s, backoff_base_s * 2**i)`` times a random factor in [0.5, 1], or the
-    server's ``Retry-After`` when that is longer. ``context_window`` overrides the backend's guess.
+    retries after the first try (transient faults only: an endpoint that cannot be reached or
+    refuses the key fails at once, see :class:`ModelUnavailable`), ``timeout_s`` each request.
+    Backoff before retry *i* (0-based) is ``min(backoff_max_s, backoff_base_s * 2**i)`` times a
+    random factor in [0.5, 1], or the server's ``Retry-After`` when that is longer.
+    ``context_window`` overrides the backend's guess. ``api_key_env`` names the environment
+    variable ``api_key`` was read from (``--model-config``'s ``api_key_env``); it only tells the
+    user which key was refused.
     """
 
     model_config = ConfigDict(extra="forbid")
 
     base_url: str | None = None
     api_key: str | None = Field(default=None, repr=False)
+    api_key_env: str | None = None
     concurrency: int = Field(default=4, ge=1)
     max_retries: int = Field(default=5, ge=0)
     timeout_s: float = Field(default=120.0, gt=0.0)
@@ -118,6 +165,47 @@ class Model(Protocol):
     def count_tokens(self, text: str) -> int:
         """Tokens in ``text`` for this model (exact for local models, an estimate for APIs)."""
         ...
+
+    def preflight(self) -> None:
+        """Check cheaply, before any sample, that the model can answer at all; raise
+        :class:`ModelUnavailable` when it cannot (an endpoint that cannot be reached or refuses
+        the key, a local GGUF file that is gone). Transient trouble (a slow or overloaded
+        endpoint) passes: the request retries deal with it. Makes no completion request and loads
+        no model."""
+        ...
+
+
+def preflight_models(models: Iterable[Model]) -> None:
+    """Run :meth:`Model.preflight` once per distinct model id (the first instance of each), in
+    order; a run calls this once before solving any sample.
+
+    Every model is checked, so one error tells about all of them: a single failure is raised as
+    it is, several as one :class:`ModelUnavailable` whose message has one line per model (its
+    ``kind`` is the first failure's, ``model_id`` the failed ids joined by ``", "``).
+
+    Raises:
+        ModelUnavailable: some model cannot work at all; the run should stop before any sample.
+    """
+    seen: set[str] = set()
+    failures: list[ModelUnavailable] = []
+    for model in models:
+        if model.id in seen:
+            continue
+        seen.add(model.id)
+        try:
+            model.preflight()
+        except ModelUnavailable as err:
+            failures.append(err)
+        else:
+            log.debug("%s: preflight passed", model.id)
+    if len(failures) == 1:
+        raise failures[0]
+    if failures:
+        raise ModelUnavailable(
+            f"{len(failures)} models cannot work:\n" + "\n".join(f"- {f}" for f in failures),
+            model_id=", ".join(f.model_id for f in failures),
+            kind=failures[0].kind,
+        )
 
 
 def estimate_tokens(text: str) -> int:

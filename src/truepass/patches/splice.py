@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import PurePosixPath
 from typing import Literal
 
-from truepass.suites.schema import is_test_or_runner_file
+from truepass.families.repair.schema import is_test_or_runner_file
 
 BlockKind = Literal["whole-file", "function"]
 Edit = tuple[int, int, str]  # replace lines [start, end) (0-based) with text

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from truepass.families.codegen.schema import CodegenSample
 from truepass.prompts.guard import PromptLeakError
 from truepass.prompts.templating import load_template, render_messages
-from truepass.suites.codegen import CodegenSample
 
 TEMPLATE = "codegen.j2"
 

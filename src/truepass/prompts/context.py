@@ -16,7 +16,7 @@ import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 
-from truepass.suites.schema import FaultLocation
+from truepass.families.repair.schema import FaultLocation
 
 CountTokens = Callable[[str], int]
 _KIND_WORDS = {

@@ -12,7 +12,7 @@ import re
 from collections.abc import Iterable
 
 from truepass.errors import TruepassError
-from truepass.suites.schema import RepairSample
+from truepass.families.repair.schema import RepairSample
 
 MIN_LINE_CHARS = 12
 

@@ -7,10 +7,10 @@ from pathlib import Path, PurePosixPath
 from typing import Any, Literal, get_args
 
 from truepass.errors import InputError
+from truepass.families.repair.schema import FaultLocation, RepairSample
 from truepass.prompts.context import called_by_tests, split_units, trim_files, truncate_middle
 from truepass.prompts.guard import check_no_leaks
 from truepass.prompts.templating import fence, load_template, render_messages
-from truepass.suites.schema import FaultLocation, RepairSample
 
 Variant = Literal["code-only", "description", "feedback", "root-cause"]
 VARIANTS: tuple[str, ...] = get_args(Variant)

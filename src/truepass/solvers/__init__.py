@@ -3,12 +3,12 @@ model specs (``openai:MODEL``, ``local:smollm2``, ``local:PATH.gguf``) prompted 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from truepass.errors import InputError
 from truepass.solvers.base import SolveContext, Solver
 from truepass.solvers.replay import ReplaySolver
+from truepass.solvers.settings import LLMOptions
 from truepass.solvers.simple import NoopSolver, OracleSolver
 
 __all__ = ["LLMOptions", "SolveContext", "Solver", "make_solver", "make_solvers"]
@@ -17,34 +17,6 @@ SOLVER_HELP = (
     "oracle | noop | replay:FILE | baseline:templates | baseline:templates+fault | "
     "openai:MODEL | local:smollm2 | local:PATH.gguf"
 )
-
-
-@dataclass
-class LLMOptions:
-    """How model specs become solvers: one solver per prompt variant."""
-
-    variants: list[str] = field(default_factory=lambda: ["code-only"])
-    samples: int = 1
-    temperature: float = 0.0
-    max_tokens: int = 1024
-    seed: int = 0
-    rounds: int = 3
-    given_fault: bool = False
-    template_dir: Path | None = None
-    prices: list[str] = field(default_factory=list)
-    cache_path: Path | None = None
-    use_cache: bool = True
-    model_config: Path | None = None
-
-    def __post_init__(self) -> None:
-        from truepass.prompts import VARIANTS
-
-        for variant in self.variants:
-            if variant not in VARIANTS:
-                raise InputError(
-                    f"unknown prompt variant '{variant}' (known: {', '.join(VARIANTS)})",
-                    field="--prompt",
-                )
 
 
 _TEMPLATES = ("baseline:templates", "baseline:templates+fault")

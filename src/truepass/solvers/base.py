@@ -1,36 +1,59 @@
-"""What every solver is: something that turns a sample into an answer."""
+"""What every solver is: something that turns a sample into an answer, for the families it
+declares."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
-from truepass.judges.verdicts import JudgeConfig
-from truepass.patches.apply import Answer
-from truepass.suites.schema import RepairSample
+from truepass.answers import Answer
+from truepass.judged import JudgeConfig, SampleCheck
 
 if TYPE_CHECKING:
-    from truepass.judges.repair import SampleCheck
+    from truepass.families.base import Family
 
 
 @dataclass(frozen=True)
 class SolveContext:
-    """What a solver may use besides the sample: the judge settings (for sandboxed test runs
-    of its own, e.g. a generate-and-validate tool) and the sample's pristine check."""
+    """What a solver may use besides the sample: the run's family (its reference and null
+    answers, how it asks a model), the judge settings (for sandboxed test runs of its own, e.g.
+    a generate-and-validate tool) and the sample's pristine check."""
 
+    family: Family
     config: JudgeConfig
     check: SampleCheck
 
 
 class Solver(Protocol):
-    """A solver. ``name`` is its spec as given on the command line and goes into every record."""
+    """A solver. ``name`` is its spec as given on the command line and goes into every record.
+
+    ``families`` names the families it serves (None: any family, through the family's own
+    hooks); :meth:`serves` may refuse a family for a finer reason (a prompt variant that does
+    not apply). The runner refuses a run whose solvers do not serve its suite's family.
+    """
 
     name: str
+    families: frozenset[str] | None
 
-    def attempts(self, sample: RepairSample) -> int:
+    def serves(self, family: Family) -> str | None:
+        """Why this solver cannot work on ``family``'s samples, or None when it can."""
+        ...
+
+    def attempts(self, sample: Any) -> int:
         """How many attempts this solver makes on ``sample`` (0 skips it)."""
         ...
 
-    def solve(self, sample: RepairSample, attempt: int, ctx: SolveContext) -> Answer | None:
+    def solve(self, sample: Any, attempt: int, ctx: SolveContext) -> Answer | None:
         """Answer for one attempt; None when nothing usable came out (judged ``no-patch``)."""
         ...
+
+
+def refusal(solver: Solver, family: Family) -> str | None:
+    """Why ``solver`` cannot work on ``family`` (its declared families, then its own test)."""
+    if solver.families is not None and family.name not in solver.families:
+        return (
+            f"solver '{solver.name}' cannot work on {family.name} samples "
+            f"(only {', '.join(sorted(solver.families))})"
+        )
+    reason = solver.serves(family)
+    return f"solver '{solver.name}': {reason}" if reason else None

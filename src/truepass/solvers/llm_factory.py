@@ -11,8 +11,8 @@ from pydantic import ValidationError
 from truepass.errors import InputError
 from truepass.models import ModelSettings, ResponseCache, make_model, price_table
 from truepass.models.base import Model
-from truepass.solvers import LLMOptions
-from truepass.solvers.llm import LLMSettings, LLMSolver
+from truepass.solvers.llm import LLMSolver
+from truepass.solvers.settings import LLMOptions
 
 _models: dict[tuple[str, str], Model] = {}
 
@@ -65,21 +65,5 @@ def llm_solvers(spec: str, options: LLMOptions) -> list[LLMSolver]:
     if key not in _models:
         _models[key] = make_model(spec, settings, cache)
     model = _models[key]
-    prices = price_table(options.prices)
-    return [
-        LLMSolver(
-            model,
-            LLMSettings(
-                variant=variant,
-                samples=options.samples,
-                temperature=options.temperature,
-                max_tokens=options.max_tokens,
-                seed=options.seed,
-                rounds=options.rounds,
-                given_fault=options.given_fault,
-                template_dir=options.template_dir,
-                prices=prices,
-            ),
-        )
-        for variant in options.variants
-    ]
+    prices = price_table(list(options.prices))
+    return [LLMSolver(model, options, variant, prices) for variant in options.variants]

@@ -14,10 +14,11 @@ import re
 from dataclasses import dataclass, field
 
 from truepass.errors import SandboxError
-from truepass.judges.repair import phase_result
-from truepass.judges.testrun import TestRun, run_tests
+from truepass.families.repair.judge import phase_result
+from truepass.families.repair.runners import runner_for
+from truepass.families.repair.schema import RepairSample
+from truepass.families.repair.testrun import TestRun
 from truepass.sandbox import Limits
-from truepass.suites.schema import RepairSample
 
 GIVEN_SCORE = 2.0  # above any Ochiai score (at most 1.0): given fault lines rank first
 
@@ -123,7 +124,9 @@ def localise(
     files = sorted(p for p in sample.files if p.endswith(".py"))
     run: TestRun | None
     try:
-        run = run_tests(sample, sample.files, sample.tests.visible, limits=limits, coverage=True)
+        run = runner_for(sample).run(
+            sample, sample.files, sample.tests.visible, limits=limits, coverage=True
+        )
     except SandboxError:
         run = None
     passing = run.passed & set(expected) if run else set()
@@ -195,7 +198,7 @@ def passes_visible(
     for tests, ids in stages:
         for retry in range(2):
             try:
-                tr = run_tests(sample, files, tests, limits=limits)
+                tr = runner_for(sample).run(sample, files, tests, limits=limits)
                 break
             except SandboxError:
                 if retry:

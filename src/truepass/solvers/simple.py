@@ -1,37 +1,45 @@
-"""Reference solvers: ``oracle`` applies the suite's fix (codegen: submits the canonical
-solution), ``noop`` changes nothing (codegen: submits the prompt alone)."""
+"""Reference solvers, for every family: ``oracle`` submits the suite's own answer (the reference
+fix, the canonical solution), ``noop`` the family's null answer (the unchanged code)."""
 
 from __future__ import annotations
 
-from truepass.patches.apply import Answer
+from typing import TYPE_CHECKING, Any
+
+from truepass.answers import Answer
 from truepass.solvers.base import SolveContext
-from truepass.suites.codegen import SOLUTION_FILE, CodegenSample
-from truepass.suites.schema import RepairSample
+
+if TYPE_CHECKING:
+    from truepass.families.base import Family
 
 
 class OracleSolver:
-    """Applies the reference fix: the upper bound, and a check of the suite itself."""
+    """Submits the reference answer: the upper bound, and a check of the suite itself."""
 
     name = "oracle"
+    families = None
 
-    def attempts(self, sample: RepairSample) -> int:
+    def serves(self, family: Family) -> str | None:
+        return None
+
+    def attempts(self, sample: Any) -> int:
         return 1
 
-    def solve(self, sample: RepairSample, attempt: int, ctx: SolveContext) -> Answer | None:
-        if isinstance(sample, CodegenSample):
-            return Answer(files={SOLUTION_FILE: sample.reference_code}, patch_id="canonical")
-        return Answer(diff=sample.fix, patch_id="reference-fix")
+    def solve(self, sample: Any, attempt: int, ctx: SolveContext) -> Answer | None:
+        return ctx.family.reference_answer(sample)
 
 
 class NoopSolver:
-    """Submits the buggy code unchanged: any solver must beat it, and it must never pass."""
+    """Submits the null answer (changes nothing): any solver must beat it, and it never passes.
+    A family without a null answer gets None (judged ``no-patch``)."""
 
     name = "noop"
+    families = None
 
-    def attempts(self, sample: RepairSample) -> int:
+    def serves(self, family: Family) -> str | None:
+        return None
+
+    def attempts(self, sample: Any) -> int:
         return 1
 
-    def solve(self, sample: RepairSample, attempt: int, ctx: SolveContext) -> Answer | None:
-        if isinstance(sample, CodegenSample):  # the prompt alone: a body-less function
-            return Answer(files={SOLUTION_FILE: sample.prompt}, patch_id="noop")
-        return Answer(diff="", patch_id="noop")
+    def solve(self, sample: Any, attempt: int, ctx: SolveContext) -> Answer | None:
+        return ctx.family.null_answer(sample)

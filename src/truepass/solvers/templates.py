@@ -20,8 +20,12 @@ import itertools
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from truepass.patches.apply import Answer, unified_diff
+from truepass.answers import Answer
+from truepass.families.repair.checks import RepairCheck
+from truepass.families.repair.schema import RepairSample
+from truepass.patches.apply import unified_diff
 from truepass.sandbox import Limits
 from truepass.solvers.base import SolveContext
 from truepass.solvers.mutations import EXPR_OPERATORS, OPERATORS, Mutant, render
@@ -39,7 +43,9 @@ from truepass.solvers.sourcefile import (
     function_params,
     header_roots,
 )
-from truepass.suites.schema import RepairSample
+
+if TYPE_CHECKING:
+    from truepass.families.base import Family
 
 _EMPTY_RESULT = {
     "len": "0", "sum": "0", "int": "0", "float": "0", "abs": "0", "round": "0", "str": '""',
@@ -313,7 +319,10 @@ class TemplateSolver:
         self.candidate_timeout_s = candidate_timeout_s
         self.per_operator = per_operator
 
-    families = ("repair",)  # a repair tool: runs refuse it on other task families
+    families = frozenset({"repair"})  # a repair tool: runs refuse it on other task families
+
+    def serves(self, family: Family) -> str | None:
+        return None
 
     def attempts(self, sample: RepairSample) -> int:
         """One attempt: the search is deterministic."""
@@ -322,6 +331,7 @@ class TemplateSolver:
     def solve(self, sample: RepairSample, attempt: int, ctx: SolveContext) -> Answer | None:
         """Search for a candidate passing every visible test; None when none is found."""
         started = time.monotonic()
+        assert isinstance(ctx.check, RepairCheck)
         expected = list(ctx.check.visible_ids)
         if not ctx.check.valid or not expected:
             return None

@@ -1,48 +1,25 @@
-"""Find and load a repair suite: a bundled name, a JSONL file, or a directory with suite.jsonl."""
+"""Find and load a suite of any family: a bundled name, a JSONL file, or a directory holding
+``suite.jsonl``."""
 
 from __future__ import annotations
 
 import hashlib
 import json
 import tomllib
-from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 
 from pydantic import ValidationError
 
-from truepass.errors import SuiteError
+from truepass.errors import InputError, SuiteError
+from truepass.families import registry
 from truepass.jsonlines import json_lines
-from truepass.suites.codegen import CodegenSample
-from truepass.suites.schema import RepairSample
+from truepass.suites.suite import Sample, Suite
+from truepass.suites.validation import describe_validation_error
 
-Sample = RepairSample | CodegenSample
-FAMILIES: dict[str, type[RepairSample] | type[CodegenSample]] = {
-    "repair": RepairSample,
-    "codegen": CodegenSample,
-}
+__all__ = ["Sample", "Suite", "bundled_suites", "describe_validation_error", "load_suite"]
 
 MAX_REPORTED_PROBLEMS = 20
-
-
-@dataclass(frozen=True)
-class Suite:
-    """A named, versioned set of samples with its content hash (goes into every manifest)."""
-
-    name: str
-    version: str
-    description: str
-    path: Path
-    content_hash: str
-    samples: list[Sample] = field(repr=False)
-    family: str = "repair"
-
-    def sample(self, sample_id: str) -> Sample:
-        """The sample with this id (KeyError if absent)."""
-        for s in self.samples:
-            if s.id == sample_id:
-                return s
-        raise KeyError(sample_id)
 
 
 def bundled_dir() -> Path:
@@ -109,8 +86,8 @@ def load_suite(ref: str | Path) -> Suite:
 
 
 def family_of(samples: list[Sample]) -> str:
-    """The task family of a suite's samples (``repair`` or ``codegen``)."""
-    return "codegen" if samples and isinstance(samples[0], CodegenSample) else "repair"
+    """The task family of a suite's samples."""
+    return registry.of_sample(samples[0]).name if samples else registry.DEFAULT
 
 
 def _read_toml(toml_path: Path, default_name: str) -> tuple[str, str, str]:
@@ -148,9 +125,11 @@ def parse_jsonl(raw: bytes, path: Path) -> list[Sample]:
         if obj is None:
             problems.append(f"{where}: {line.problem}")
             continue
-        family = obj.get("family", "repair")
-        if family not in FAMILIES:
-            known = ", ".join(sorted(FAMILIES))
+        family = obj.get("family", registry.DEFAULT)
+        try:
+            sample_type = registry.get(str(family)).sample_type
+        except InputError:
+            known = ", ".join(registry.names())
             problems.append(f"{where}: field 'family': unknown family {family!r} (known: {known})")
             continue
         if first_family is None:
@@ -161,10 +140,10 @@ def parse_jsonl(raw: bytes, path: Path) -> list[Sample]:
                 f"{first_family[0]!r}; a suite holds one family"
             )
             continue
-        if family == "repair":
+        if "family" not in sample_type.model_fields:  # the schema does not repeat it
             obj = {k: v for k, v in obj.items() if k != "family"}
         try:
-            sample = FAMILIES[family].model_validate(obj)
+            sample = sample_type.model_validate(obj)
         except ValidationError as exc:
             problems.extend(describe_validation_error(exc, where))
             continue
@@ -183,22 +162,6 @@ def parse_jsonl(raw: bytes, path: Path) -> list[Sample]:
         tail = f"\n... and {more} more problems" if more else ""
         raise SuiteError("invalid suite:\n" + "\n".join(shown) + tail)
     return samples
-
-
-def describe_validation_error(exc: ValidationError, where: str) -> list[str]:
-    """Turn pydantic errors into ``file:line: field 'a.b': message`` lines with a hint."""
-    out = []
-    for err in exc.errors():
-        loc = ".".join(str(p) for p in err["loc"]) or "(line)"
-        msg = err["msg"]
-        if err["type"] == "missing":
-            msg = "required field is missing"
-        elif err["type"] == "extra_forbidden":
-            msg = "unknown field (check its spelling; put extra data under 'meta')"
-        elif err["type"] == "literal_error":
-            msg = f"{msg}, got {err.get('input')!r}"
-        out.append(f"{where}: field '{loc}': {msg}")
-    return out
 
 
 def load_adapted(fmt: str, path: Path) -> Suite:

@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from truepass.suites.codegen import CodegenSample
-from truepass.suites.schema import RepairSample
+from truepass.families.codegen.schema import CodegenSample
+from truepass.families.repair.schema import RepairSample
 
 Adapter = (
     Callable[[Path], tuple[list[RepairSample], bytes]]

@@ -9,7 +9,7 @@ import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from truepass.suites.schema import check_relative_path
+from truepass.suites.fields import check_relative_path
 
 MAX_FILE_BYTES = 1_000_000  # larger files are skipped (data, vendored bundles), and listed
 SHOWN_SKIPS = 50

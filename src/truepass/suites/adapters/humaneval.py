@@ -23,11 +23,11 @@ from typing import Any
 from pydantic import ValidationError
 
 from truepass.errors import SandboxError, SuiteError
+from truepass.families.codegen.schema import CodegenCase, CodegenSample
 from truepass.jsonlines import json_objects
 from truepass.sandbox import Limits, run_sandboxed
-from truepass.suites.codegen import CodegenCase, CodegenSample
 from truepass.suites.literals import LiteralError, format_args, parse_literal
-from truepass.suites.loader import describe_validation_error
+from truepass.suites.validation import describe_validation_error
 
 REQUIRED = ("task_id", "prompt", "entry_point", "canonical_solution")
 RECORD_LIMITS = Limits(timeout_s=300.0, cpu_s=300)

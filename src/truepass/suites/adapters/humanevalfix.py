@@ -33,10 +33,10 @@ from pathlib import Path
 from pydantic import ValidationError
 
 from truepass.errors import SuiteError
+from truepass.families.repair.schema import FaultLocation, RepairSample, Tests
 from truepass.jsonlines import json_objects
 from truepass.patches.apply import changed_lines, unified_diff
-from truepass.suites.loader import describe_validation_error
-from truepass.suites.schema import FaultLocation, RepairSample, Tests
+from truepass.suites.validation import describe_validation_error
 
 DATA_FILE = "humanevalpack_python.jsonl"
 MODULE = "solution.py"

@@ -55,10 +55,10 @@ from typing import Any
 from pydantic import ValidationError
 
 from truepass.errors import SuiteError
+from truepass.families.repair.schema import FaultLocation, RepairSample, Tests
 from truepass.jsonlines import json_objects
 from truepass.patches.apply import unified_diff
 from truepass.suites.adapters.quixbugs_fix import classify, describe, minimal_fix
-from truepass.suites.schema import FaultLocation, RepairSample, Tests
 
 RECORDS = "quixbugs_python.jsonl"
 SUPPORT = "support_files.json"

@@ -39,6 +39,7 @@ from unidiff import PatchSet
 from unidiff.errors import UnidiffParseError
 
 from truepass.errors import PatchError, SuiteError
+from truepass.families.repair.schema import ExpectedTests, FaultLocation, RepairSample, Tests
 from truepass.patches.apply import DEV_NULL, apply_diff, changed_lines, strip_prefix
 from truepass.suites.adapters.gitfiles import MAX_FILE_BYTES, GitError, Snapshot, snapshot
 from truepass.suites.adapters.swebench_input import (
@@ -48,8 +49,7 @@ from truepass.suites.adapters.swebench_input import (
     instance_fields,
     read_records,
 )
-from truepass.suites.loader import describe_validation_error
-from truepass.suites.schema import ExpectedTests, FaultLocation, RepairSample, Tests
+from truepass.suites.validation import describe_validation_error
 
 SOURCE = "SWE-bench"
 RECENT_FROM = datetime(2023, 1, 1, tzinfo=UTC)

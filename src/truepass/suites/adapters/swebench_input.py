@@ -14,8 +14,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from truepass.errors import SuiteError
+from truepass.families.repair.testids import non_pytest_reason
 from truepass.jsonlines import json_objects
-from truepass.judges.testids import non_pytest_reason
 
 REPOS_TOML = "repos.toml"
 REPOS_DIR = "repos"

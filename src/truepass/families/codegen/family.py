@@ -1,0 +1,81 @@
+"""The codegen family: one function to write from its prompt (docs/codegen-format.md)."""
+
+from __future__ import annotations
+
+import threading
+from typing import TYPE_CHECKING, Any
+
+from truepass.answers import Answer
+from truepass.families.base import Family
+from truepass.families.codegen.checks import CodegenCheck
+from truepass.families.codegen.schema import SOLUTION_FILE, CodegenSample
+from truepass.judged import JudgeConfig, Judged, SampleCheck
+from truepass.vocabulary import AnswerKind
+
+if TYPE_CHECKING:
+    from truepass.sandbox.pool import ExecPool
+    from truepass.solvers.base import SolveContext
+    from truepass.solvers.llm import LLMSolver
+
+
+class CodegenFamily(Family):
+    """Functions judged case by case in a warm sandbox pool (``judge.py``), opened on first
+    use and closed with the run."""
+
+    name = "codegen"
+    sample_type = CodegenSample
+    check_type = CodegenCheck
+    answer_kinds = frozenset({AnswerKind.FILES, AnswerKind.NONE})
+    prompt_variants = ("code-only",)
+
+    def __init__(self, workers: int = 2) -> None:
+        super().__init__(workers)
+        self._pool: ExecPool | None = None
+        self._lock = threading.Lock()
+
+    @property
+    def local_width(self) -> int | None:
+        return 2 * self.workers  # checks in flight: one running and one waiting per worker
+
+    def pool(self, config: JudgeConfig) -> ExecPool:
+        """The run's warm pool (opened on first use)."""
+        with self._lock:
+            if self._pool is None:
+                from truepass.sandbox.pool import ExecLimits, ExecPool
+
+                limits = ExecLimits(memory_mb=config.limits.memory_mb)
+                self._pool = ExecPool(workers=self.workers, limits=limits)
+            return self._pool
+
+    def check(self, sample: Any, config: JudgeConfig) -> SampleCheck:
+        from truepass.families.codegen.judge import check_codegen
+
+        return check_codegen(sample, self.pool(config))
+
+    def judge(
+        self, sample: Any, answer: Answer | None, check: SampleCheck, config: JudgeConfig
+    ) -> Judged:
+        from truepass.families.codegen.judge import judge_codegen
+
+        judged = judge_codegen(sample, answer, check, self.pool(config))  # type: ignore[arg-type]
+        judged.sandbox_tier = judged.sandbox_tier or check.tier
+        return judged
+
+    def close(self) -> None:
+        with self._lock:
+            if self._pool is not None:
+                self._pool.close()
+                self._pool = None
+
+    def reference_answer(self, sample: Any) -> Answer:
+        return Answer(files={SOLUTION_FILE: sample.reference_code}, patch_id="canonical")
+
+    def null_answer(self, sample: Any) -> Answer | None:
+        return Answer(files={SOLUTION_FILE: sample.prompt}, patch_id="noop")  # no body
+
+    def ask_model(
+        self, solver: LLMSolver, sample: Any, attempt: int, ctx: SolveContext
+    ) -> Answer | None:
+        from truepass.families.codegen.model import ask_for_code
+
+        return ask_for_code(solver, sample, attempt)

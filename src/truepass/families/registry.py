@@ -1,0 +1,76 @@
+"""Families by name: the built-in ones (each a folder ``truepass/families/NAME/`` whose package
+defines ``FAMILY``), and any registered with :func:`register` (a plugin, or a test).
+
+Nothing outside a family's own folder names it: the loader, runner, checker, executors, summary
+and report find it here.
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+from functools import cache
+
+from pydantic import BaseModel
+
+from truepass.errors import InputError
+from truepass.families.base import Family
+
+DEFAULT = "repair"  # the family of a suite line without a "family" field
+
+_registered: dict[str, type[Family]] = {}
+
+
+def register(family: type[Family]) -> type[Family]:
+    """Make ``family`` known by its ``name`` (usable as a class decorator). Registering another
+    class under a built-in or taken name is an error."""
+    name = family.name
+    known = _registered.get(name) or (_builtin(name) if name in _builtin_names() else None)
+    if known is not None and known is not family:
+        raise ValueError(f"a family named '{name}' is already registered ({known.__qualname__})")
+    _registered[name] = family
+    return family
+
+
+def unregister(name: str) -> None:
+    """Forget a family registered with :func:`register` (built-in ones stay)."""
+    _registered.pop(name, None)
+
+
+def names() -> list[str]:
+    """Every known family name."""
+    return sorted(set(_builtin_names()) | set(_registered))
+
+
+def get(name: str) -> type[Family]:
+    """The family called ``name``; :class:`InputError` naming the known ones if there is none."""
+    if name in _registered:
+        return _registered[name]
+    if name in _builtin_names():
+        return _builtin(name)
+    raise InputError(f"unknown task family '{name}' (known: {', '.join(names())})", field="family")
+
+
+def of_sample(sample: BaseModel) -> type[Family]:
+    """The family whose sample schema ``sample`` is."""
+    for name in names():
+        family = get(name)
+        if isinstance(sample, family.sample_type):
+            return family
+    raise InputError(f"no task family has samples of type {type(sample).__name__}")
+
+
+@cache
+def _builtin_names() -> tuple[str, ...]:
+    from truepass import families
+
+    return tuple(
+        m.name.replace("_", "-") for m in pkgutil.iter_modules(families.__path__) if m.ispkg
+    )
+
+
+@cache
+def _builtin(name: str) -> type[Family]:
+    module = importlib.import_module(f"truepass.families.{name.replace('-', '_')}")
+    family: type[Family] = module.FAMILY
+    return family

@@ -1,0 +1,186 @@
+"""``special-cases-input`` and ``hardcodes-expected``: literals of the visible tests in new code.
+
+- special-cases-input: a new comparison ``x == <lit>`` / ``x is <lit>`` / ``x in (<lit>, ...)``
+  or a new ``case <lit>:`` where the literal is an input of the visible tests;
+- hardcodes-expected: a new ``return <lit>`` (or ternary arm) where the literal is an expected
+  value of the visible tests and appears nowhere in the buggy code, or a new comparison with
+  such a value; inside a branch that special-cases an input, any returned expected value counts
+  (even a trivial one, when the tests pair it with that input), and so does a non-trivial part of
+  the value the tests expect for that input (``18`` of ``{"bolt": 18}``); a function turned into
+  ``return <lit>`` where the literal is what the tests expect of that function;
+- both: a new dict literal mapping test inputs to their expected values (a lookup table).
+Trivial literals (0, 1, -1, booleans, None, empty containers) never count as inputs.
+"""
+
+from __future__ import annotations
+
+import ast
+
+from truepass.families.repair.fakefix.context import Change
+from truepass.families.repair.fakefix.flags import Flag
+from truepass.families.repair.fakefix.literals import Lit, is_trivial, render, value_of
+from truepass.families.repair.fakefix.sites import (
+    arms,
+    became_constant,
+    comparisons,
+    inputs_hit,
+    known_literals,
+    literal_returns,
+    pattern_literals,
+    returned,
+    what,
+)
+from truepass.families.repair.fakefix.syntax import Scope, dump, line_of, of_type, pair, show
+from truepass.families.repair.fakefix.testfacts import TestFacts
+
+
+class _Finder:
+    """Collects the flags of one scope pair."""
+
+    def __init__(self, path: str, facts: TestFacts, known: set[Lit]) -> None:
+        self.path, self.facts, self.known = path, facts, known
+        self.flags: list[Flag] = []
+        self.returns_flagged: set[int] = set()
+
+    def flag(self, name: str, node: ast.AST, text: str) -> None:
+        line = line_of(node)
+        self.flags.append(Flag(name, self.path, line, f"line {line} {text}"))
+
+    def scope(self, old: Scope | None, new: Scope) -> None:
+        facts = self.facts
+        _, compares = pair(of_type(old, ast.Compare), of_type(new, ast.Compare), dump)
+        special: dict[int, list[Lit]] = {}
+        for cmp in compares:
+            found = list(comparisons(cmp))
+            hits = inputs_hit((lit for lit, _ in found), facts)
+            if hits:
+                special[id(cmp)] = hits
+                self.flag(
+                    "special-cases-input",
+                    cmp,
+                    f"branches on `{show(cmp, 50)}`: {what(hits[0], facts)}",
+                )
+            for lit, is_eq in found:
+                if is_eq and not is_trivial(lit) and lit in facts.expected:
+                    self.flag(
+                        "hardcodes-expected",
+                        cmp,
+                        f"compares with {render(lit)}, the expected value of {facts.expected[lit]}",
+                    )
+        _, cases = pair(of_type(old, ast.match_case), of_type(new, ast.match_case), dump)
+        for case in cases:
+            hits = inputs_hit(pattern_literals(case.pattern), facts)
+            if hits:
+                pattern = case.pattern
+                self.flag(
+                    "special-cases-input",
+                    pattern,
+                    f"matches `case {show(pattern, 40)}`: {what(hits[0], facts)}",
+                )
+                self._branch_returns(case.body, hits)
+        for node in of_type(new, ast.If, ast.IfExp, ast.While):
+            hits = [h for sub in ast.walk(node.test) for h in special.get(id(sub), [])]
+            if not hits:
+                continue
+            if isinstance(node, ast.IfExp):
+                self._branch_values(list(arms(node, node.body)), hits)
+            else:
+                self._branch_returns(node.body, hits)
+        self._plain_returns(old, new)
+        self._tables(old, new)
+
+    def _branch_returns(self, body: list[ast.stmt], hits: list[Lit]) -> None:
+        self._branch_values(list(returned(body)), hits)
+
+    def _branch_values(self, values: list[tuple[ast.AST, Lit]], hits: list[Lit]) -> None:
+        facts = self.facts
+        for at, lit in values:
+            if lit in facts.expected:
+                paired = any((h, lit) in facts.pairs for h in hits)
+                if not is_trivial(lit) or paired:
+                    self.returns_flagged.add(id(at))
+                    self.flag(
+                        "hardcodes-expected",
+                        at,
+                        f"returns {render(lit)} for the tested "
+                        f"input {render(hits[0])}: the expected value of "
+                        f"{facts.expected[lit]}",
+                    )
+            elif not is_trivial(lit):
+                owner = next((h for h in hits if (h, lit) in facts.part_pairs), None)
+                if owner is not None:
+                    self.returns_flagged.add(id(at))
+                    self.flag(
+                        "hardcodes-expected",
+                        at,
+                        f"gives {render(lit)} for the tested "
+                        f"input {render(owner)}: part of the expected value of "
+                        f"{facts.inputs[owner]}",
+                    )
+
+    def _plain_returns(self, old: Scope | None, new: Scope) -> None:
+        def key(item: tuple[ast.AST, Lit]) -> Lit:
+            return item[1]
+
+        before, after = literal_returns(old), literal_returns(new)
+        _, added = pair(before, after, key)
+        constant = became_constant(old, new)
+        for at, lit in added:
+            if id(at) in self.returns_flagged or lit not in self.facts.expected:
+                continue
+            if constant and lit in self.facts.by_callee.get(new.simple_name, set()):
+                self.flag(
+                    "hardcodes-expected",
+                    at,
+                    f"makes {new.name} return the constant "
+                    f"{render(lit)}, the expected value of {self.facts.expected[lit]}",
+                )
+            elif not is_trivial(lit) and lit not in self.known:
+                self.flag(
+                    "hardcodes-expected",
+                    at,
+                    f"returns {render(lit)}, the expected value of {self.facts.expected[lit]}",
+                )
+            else:
+                continue
+            self.returns_flagged.add(id(at))
+
+    def _tables(self, old: Scope | None, new: Scope) -> None:
+        _, dicts = pair(of_type(old, ast.Dict), of_type(new, ast.Dict), dump)
+        for node in dicts:
+            entries = [
+                (value_of(k), value_of(v)) for k, v in zip(node.keys, node.values, strict=True)
+            ]
+            hits = [
+                (k, v)
+                for k, v in entries
+                if k is not None
+                and v is not None
+                and not is_trivial(k)
+                and k in self.facts.inputs
+                and v in self.facts.expected
+                and (not is_trivial(v) or (k, v) in self.facts.pairs)
+            ]
+            if hits and 2 * len(hits) >= len(entries):
+                k, v = hits[0]
+                where = self.facts.expected[v]
+                self.flag("special-cases-input", node, f"keys a table on tested input {render(k)}")
+                self.flag(
+                    "hardcodes-expected",
+                    node,
+                    f"maps {render(k)} to {render(v)}, the expected value of {where}",
+                )
+
+
+def literal_flags(change: Change) -> list[Flag]:
+    """special-cases-input and hardcodes-expected flags of the patched code."""
+    if not change.code:
+        return []
+    known = known_literals(change.buggy)
+    flags = []
+    for fp in change.code:
+        finder = _Finder(fp.path, change.facts, known)
+        for old, new in fp.scope_pairs():
+            finder.scope(old, new)
+        flags += finder.flags
+    return flags

@@ -1,0 +1,83 @@
+"""The repair family: a defect, a patch, and sandboxed test runs (docs/suite-format.md)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from truepass.answers import Answer
+from truepass.families.base import Family
+from truepass.families.repair.checks import RepairCheck
+from truepass.families.repair.schema import RepairSample
+from truepass.judged import JudgeConfig, Judged, SampleCheck, SampleHealth
+from truepass.vocabulary import PASSES_VISIBLE, AnswerKind, CheckStatus, Verdict
+
+if TYPE_CHECKING:
+    from truepass.solvers.base import SolveContext
+    from truepass.solvers.llm import LLMSolver
+
+
+class RepairFamily(Family):
+    """Patches judged by sandboxed test runs, visible then hidden (``judge.py``), with fake-fix
+    flags (``fakefix/``), regressions, quality deltas and fault localisation."""
+
+    name = "repair"
+    sample_type = RepairSample
+    check_type = RepairCheck
+    answer_kinds = frozenset({AnswerKind.PATCH, AnswerKind.FILES, AnswerKind.NONE})
+    prompt_variants = ("code-only", "description", "feedback", "root-cause")
+
+    def check(self, sample: Any, config: JudgeConfig) -> SampleCheck:
+        from truepass.families.repair.judge import check_sample
+
+        return check_sample(sample, config)
+
+    def judge(
+        self, sample: Any, answer: Answer | None, check: SampleCheck, config: JudgeConfig
+    ) -> Judged:
+        from truepass.families.repair.judge import judge
+
+        judged = judge(sample, answer, check, config)  # type: ignore[arg-type]
+        judged.sandbox_tier = judged.sandbox_tier or check.tier
+        return judged
+
+    def reference_answer(self, sample: Any) -> Answer:
+        return Answer(diff=sample.fix, patch_id="reference-fix")
+
+    def null_answer(self, sample: Any) -> Answer | None:
+        return Answer(diff="", patch_id="noop")
+
+    def more_health(
+        self,
+        sample: Any,
+        check: SampleCheck,
+        config: JudgeConfig,
+        reference: Judged,
+        health: SampleHealth,
+    ) -> None:
+        """The tests the buggy code failed in the check, when it now passes (flaky); detector
+        false alarms on the reference fix (warnings); the known_overfit patch must be overfit."""
+        if health.noop in PASSES_VISIBLE:
+            failing = getattr(check, "buggy_failing", [])
+            health.flaky_tests = sorted(set(health.flaky_tests) | set(failing))
+        for flag in reference.flag_details:
+            health.warnings.append(
+                f"the reference fix is flagged {flag.name} ({flag.file}:{flag.line}: "
+                f"{flag.explanation}); the same pattern in a candidate would be flagged too"
+            )
+        if sample.known_overfit:
+            over = self.judge(sample, Answer(diff=sample.known_overfit), check, config)
+            health.known_overfit = over.verdict.value
+            if over.verdict is not Verdict.OVERFIT:
+                health.flag(
+                    CheckStatus.INFRA_ERROR
+                    if over.verdict is Verdict.INFRA_ERROR
+                    else CheckStatus.OVERFIT_NOT_OVERFIT,
+                    f"known_overfit judged {over.verdict.value}, not overfit",
+                )
+
+    def ask_model(
+        self, solver: LLMSolver, sample: Any, attempt: int, ctx: SolveContext
+    ) -> Answer | None:
+        from truepass.families.repair.model import ask_for_patch
+
+        return ask_for_patch(solver, sample, attempt, ctx)

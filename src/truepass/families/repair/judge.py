@@ -1,0 +1,320 @@
+"""The repair judge: apply, run visible tests from pristine copies, then hidden; assign a verdict.
+
+Nothing the candidate says is believed: a phase passes only when every test the suite expects
+(collected on the reference fix, or named by ``tests.expected``) is reported passed through the
+result channel, the session finished, and the process exited 0 (1 if only other tests failed).
+"""
+
+from __future__ import annotations
+
+import ast
+import dataclasses
+import time
+from collections.abc import Callable
+
+from truepass.answers import Answer
+from truepass.errors import PatchError, SandboxError
+from truepass.families.repair import selection
+from truepass.families.repair.checks import RepairCheck
+from truepass.families.repair.fakefix import detect_fake_fix
+from truepass.families.repair.runners import runner_for
+from truepass.families.repair.schema import RepairSample
+from truepass.families.repair.testids import resolve_expected
+from truepass.families.repair.testrun import TestRun
+from truepass.judged import FlagDetail, JudgeConfig, Judged, PhaseResult
+from truepass.metrics.localisation import localisation
+from truepass.metrics.quality import quality_delta
+from truepass.metrics.root_cause import NamedCause, named_cause
+from truepass.patches.apply import AppliedPatch, apply_to_sample
+from truepass.vocabulary import PASSES_VISIBLE, CheckStatus, Verdict
+
+
+class InfraFailure(Exception):
+    """The sandbox failed to run the tests even after retries."""
+
+
+Runner = Callable[..., TestRun]  # (code, tests, *, first=None, coverage=False)
+
+
+def _runner(sample: RepairSample, config: JudgeConfig, retries: list[int]) -> Runner:
+    tests_runner = runner_for(sample)
+
+    def run(
+        code: dict[str, str],
+        tests: dict[str, str],
+        *,
+        first: list[str] | None = None,
+        coverage: bool = False,
+    ) -> TestRun:
+        last = ""
+        for attempt in range(config.infra_retries + 1):
+            try:
+                tr = tests_runner.run(
+                    sample, code, tests, limits=config.limits, coverage=coverage, first=first
+                )
+            except SandboxError as exc:
+                last = str(exc)
+            else:
+                if tr.started or tr.timed_out:
+                    return tr
+                last = f"the test harness did not start (exit {tr.returncode}): {tr.output[-500:]}"
+            if attempt < config.infra_retries:
+                retries[0] += 1
+        raise InfraFailure(last)
+
+    return run
+
+
+def phase_result(tr: TestRun, expected: list[str]) -> PhaseResult:
+    """Compare a run with the expected test ids; ``ok`` only if all ran, passed and it finished.
+
+    Tests outside ``expected`` (which a sample's ``tests.expected`` can narrow) do not count and
+    are not listed: exit status 1 is accepted when only they failed."""
+    if not tr.trusted_channel:
+        ok = tr.returncode == 0 and not tr.timed_out
+        return PhaseResult(expected=0, passed=0, failed=0 if ok else 1, missing=0, ok=ok)
+    want = set(expected)
+    passed = tr.passed & want
+    missing = [n for n in expected if n not in tr.outcomes]
+    failing = sorted((tr.failed & want) | set(tr.collect_errors))
+    others = tr.failed - want  # outside what the suite expects: not counted
+    ok = (
+        tr.finished
+        and (tr.returncode == 0 or (tr.returncode == 1 and bool(others)))
+        and not tr.timed_out
+        and len(passed) == len(want) > 0
+        and not failing
+    )
+    return PhaseResult(
+        expected=len(expected),
+        passed=len(passed),
+        failed=len(failing),
+        missing=len(missing),
+        ok=ok,
+        failing=(failing + missing)[:20],
+    )
+
+
+def check_sample(sample: RepairSample, config: JudgeConfig) -> RepairCheck:
+    """Validate one sample: buggy fails visible, the reference fix passes everything."""
+    run = _runner(sample, config, [0])
+    try:
+        fixed = apply_to_sample(sample, Answer(diff=sample.fix))
+    except PatchError as exc:
+        return RepairCheck(
+            sample_id=sample.id,
+            valid=False,
+            status=CheckStatus.REFERENCE_FAILS,
+            reason=f"reference fix: {exc}",
+        )
+    try:
+        buggy = run(sample.files, sample.tests.visible)
+        good = run(fixed.files, sample.tests.visible)
+        good_hidden = run(fixed.files, sample.tests.hidden) if sample.tests.hidden else None
+        buggy_hidden = run(sample.files, sample.tests.hidden) if sample.tests.hidden else None
+    except InfraFailure as exc:
+        return RepairCheck(
+            sample_id=sample.id,
+            valid=False,
+            status=CheckStatus.INFRA_ERROR,
+            reason=f"infra-error: {exc}",
+        )
+    check = RepairCheck(sample_id=sample.id, valid=True, tier=good.tier)
+    check.buggy_failing = sorted(buggy.failed | set(buggy.collect_errors))
+    check.buggy_output = buggy.output
+    check.buggy_passing = sorted(buggy.passed | (buggy_hidden.passed if buggy_hidden else set()))
+    check.visible_ids = sorted(good.collected)
+    if good_hidden is not None:
+        check.hidden_ids = sorted(good_hidden.collected)
+    problems = _narrow_to_expected(sample, check, good, good_hidden)
+    if problems:
+        check.valid, check.status, check.reason = False, CheckStatus.REFERENCE_FAILS, problems
+    elif phase_result(buggy, check.visible_ids).ok:
+        check.valid, check.status = False, CheckStatus.INVALID
+        check.reason = "the buggy code already passes the visible tests"
+    elif not (res := phase_result(good, check.visible_ids)).ok:
+        check.valid, check.status = False, CheckStatus.REFERENCE_FAILS
+        check.reason = _why("reference fix fails visible tests", good, res)
+    elif good_hidden is not None and not (res := phase_result(good_hidden, check.hidden_ids)).ok:
+        check.valid, check.status = False, CheckStatus.REFERENCE_FAILS
+        check.reason = _why("reference fix fails hidden tests", good_hidden, res)
+    if check.valid and _selects(sample, check, config):
+        check.hidden_coverage = _coverage_map(sample, run)
+    return check
+
+
+def _narrow_to_expected(
+    sample: RepairSample, check: RepairCheck, good: TestRun, good_hidden: TestRun | None
+) -> str:
+    """Replace the collected ids by the ids ``tests.expected`` names, as the reference fix run
+    reported them; a problem ("" if none) when an expected id is not reported at all."""
+    expected = sample.tests.expected
+    if expected is None:
+        return ""
+    if not good.trusted_channel:
+        return "tests.expected needs a pytest test command (per-test outcomes)"
+    problems = []
+    for phase, tr in (("visible", good), ("hidden", good_hidden)):
+        ids = getattr(expected, phase)
+        if ids is None or tr is None:
+            continue
+        resolved, problem = resolve_expected(ids, [*tr.collected, *tr.outcomes])
+        setattr(check, f"{phase}_ids", sorted(resolved))
+        if problem:
+            errors = f" (collection errors: {', '.join(tr.collect_errors[:3])})"
+            problems.append(f"{phase} tests: {problem}{errors if tr.collect_errors else ''}")
+    return "; ".join(problems)
+
+
+def _why(what: str, tr: TestRun, res: PhaseResult | None = None) -> str:
+    bad = (res.failing if res else sorted(tr.failed | set(tr.collect_errors)))[:3]
+    if tr.timed_out:
+        return f"{what}: timeout"
+    return f"{what}: {', '.join(bad) or f'exit {tr.returncode}'}"
+
+
+def judge(
+    sample: RepairSample, answer: Answer | None, check: RepairCheck, config: JudgeConfig
+) -> Judged:
+    """Judge one attempt. ``answer`` None means the solver produced nothing parseable."""
+    started = time.monotonic()
+    retries = [0]
+    result = _judge(sample, answer, check, config, _runner(sample, config, retries))
+    result.named_cause = _named_cause(sample, answer)
+    result.infra_retries = retries[0]
+    result.duration_s = round(time.monotonic() - started, 3)
+    return result
+
+
+def _judge(
+    sample: RepairSample,
+    answer: Answer | None,
+    check: RepairCheck,
+    config: JudgeConfig,
+    run: Runner,
+) -> Judged:
+    if not check.valid:
+        return Judged(verdict=Verdict.INVALID_SAMPLE, details=check.reason)
+    if answer is None or answer.no_patch:
+        why = str(answer.meta.get("parse_detail", "")) if answer else ""
+        return Judged(verdict=Verdict.NO_PATCH, details=why or "the solver gave no usable patch")
+    try:
+        applied = apply_to_sample(sample, answer)
+    except PatchError as exc:
+        return Judged(verdict=Verdict.APPLY_FAILED, details=str(exc), patch=answer.diff or "")
+    base = Judged(verdict=Verdict.FAILS_VISIBLE, patch=applied.diff, changed_files=applied.changed)
+    if applied.test_edits:
+        base.details = f"test edits dropped: {', '.join(applied.test_edits)}. "
+    _measure(sample, applied, base)
+    syntax = _syntax_error(applied)
+    if syntax:
+        base.verdict, base.details = Verdict.BROKEN, base.details + syntax
+        return base
+    try:
+        verdict, vis, hid, tr = _phases(sample, applied, check, run, config)
+        base.verdict, base.visible, base.hidden = verdict, vis, hid
+        base.sandbox_tier, base.test_output = tr.tier, tr.output
+        if verdict == Verdict.BROKEN:
+            base.details += "collection failed: " + ", ".join(tr.collect_errors[:3])
+        if verdict in PASSES_VISIBLE or (vis is not None and vis.ok):
+            for _ in range(config.reruns):
+                again, vis2, hid2, _ = _phases(sample, applied, check, run, config)
+                if again != verdict:
+                    base.flags.append("flaky")
+                    base.flaky_tests = sorted(_failing(vis, hid) ^ _failing(vis2, hid2))
+                    which = ", ".join(base.flaky_tests[:5])
+                    base.details += f"rerun gave {again.value}" + (f" ({which})" if which else "")
+                    base.details += ". "
+                    if again not in PASSES_VISIBLE or verdict == Verdict.CORRECT:
+                        base.verdict = again  # the worse outcome stands
+                    break
+    except InfraFailure as exc:
+        base.verdict, base.details = Verdict.INFRA_ERROR, base.details + str(exc)
+    base.regressions = sorted(_failing(base.visible, base.hidden) & set(check.buggy_passing))
+    if base.regressions:
+        base.details += f"{len(base.regressions)} test(s) that passed before now fail. "
+    return base
+
+
+def _failing(*phases: PhaseResult | None) -> set[str]:
+    return {n for p in phases if p is not None for n in p.failing}
+
+
+def _measure(sample: RepairSample, applied: AppliedPatch, into: Judged) -> None:
+    """Fake-fix flags, quality deltas and localisation: static analysis in the host process,
+    never running candidate code."""
+    for flag in detect_fake_fix(sample.files, applied.attempted, sample.tests.visible):
+        if flag.name not in into.flags:
+            into.flags.append(flag.name)
+        into.flag_details.append(FlagDetail(**dataclasses.asdict(flag)))
+    if not applied.changed:
+        return
+    fault = {loc.file: set(loc.lines) for loc in sample.fault}
+    into.quality = quality_delta(sample.files, applied.files, applied.diff, fault)
+    into.localisation = localisation(sample.files, applied.diff, fault)
+
+
+def _named_cause(sample: RepairSample, answer: Answer | None) -> NamedCause | None:
+    """Score the ``Root cause:`` line of a model's first answer against the fault lines."""
+    rounds = answer.meta.get("rounds") if answer else None
+    if not answer or answer.meta.get("variant") != "root-cause" or not isinstance(rounds, list):
+        return None
+    first = rounds[0] if rounds and isinstance(rounds[0], dict) else {}
+    fault = {loc.file: set(loc.lines) for loc in sample.fault}
+    return named_cause(str(first.get("response", "")), sample.files, fault)
+
+
+def _phases(
+    sample: RepairSample,
+    applied: AppliedPatch,
+    check: RepairCheck,
+    run: Runner,
+    config: JudgeConfig,
+) -> tuple[Verdict, PhaseResult | None, PhaseResult | None, TestRun]:
+    tr = run(applied.files, sample.tests.visible)
+    vis = phase_result(tr, check.visible_ids)
+    if tr.timed_out:
+        return Verdict.TIMEOUT, vis, None, tr
+    if tr.collect_errors:
+        return Verdict.BROKEN, vis, None, tr
+    if not vis.ok:
+        return Verdict.FAILS_VISIBLE, vis, None, tr
+    if not sample.tests.hidden:
+        return Verdict.PLAUSIBLE, vis, None, tr
+    plan, tests = None, sample.tests.hidden
+    if _selects(sample, check, config):
+        measure = lambda: _coverage_map(sample, run)  # noqa: E731 (once per sample: cached)
+        plan = selection.plan_for(sample, check, applied.files, applied.changed, measure)
+    hid, htr = selection.run_hidden(
+        plan, check.hidden_ids, lambda first: run(applied.files, tests, first=first), phase_result
+    )
+    if htr.timed_out:
+        return Verdict.TIMEOUT, vis, hid, htr
+    return (Verdict.CORRECT if hid.ok else Verdict.OVERFIT), vis, hid, htr
+
+
+def _selects(sample: RepairSample, check: RepairCheck, config: JudgeConfig) -> bool:
+    per_test = runner_for(sample).per_test(sample)
+    return selection.enabled(config.test_selection, check.hidden_ids, per_test)
+
+
+def _coverage_map(sample: RepairSample, run: Runner) -> dict[str, list[str]] | None:
+    """Functions each hidden test runs on the buggy code (None when the sandbox failed)."""
+    try:
+        return selection.from_run(
+            sample.files, run(sample.files, sample.tests.hidden, coverage=True)
+        )
+    except InfraFailure:
+        return None
+
+
+def _syntax_error(applied: AppliedPatch) -> str:
+    for path in applied.changed:
+        content = applied.files.get(path)
+        if content is None or not path.endswith(".py"):
+            continue
+        try:
+            ast.parse(content, filename=path)
+        except SyntaxError as exc:
+            return f"syntax error in {path} line {exc.lineno}: {exc.msg}"
+    return ""

@@ -1,0 +1,164 @@
+"""The repair sample: the public contract of a suite line (documented in docs/suite-format.md)."""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import PurePosixPath
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+from truepass.suites.fields import Leakage, check_relative_path
+
+# Files a patch must never add or change: they steer the test runner, not the code under test.
+RUNNER_CONFIG_NAMES = frozenset(
+    {
+        "conftest.py",
+        "pytest.ini",
+        "tox.ini",
+        "setup.cfg",
+        "pyproject.toml",
+        "sitecustomize.py",
+        "usercustomize.py",
+    }
+)
+
+
+def is_test_or_runner_file(path: str) -> bool:
+    """True for files that belong to the test side: test modules and runner configuration."""
+    name = PurePosixPath(path).name
+    return (
+        name in RUNNER_CONFIG_NAMES
+        or name.endswith(".pth")
+        or (name.startswith("test_") and name.endswith(".py"))
+        or name.endswith("_test.py")
+        or "tests" in PurePosixPath(path).parts[:-1]
+    )
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class ExpectedTests(_Strict):
+    """Test ids a phase must pass, when not every collected test counts (e.g. SWE-bench's
+    ``FAIL_TO_PASS``): pytest node ids, matched with the reported ids in ``check_sample`` (see
+    :mod:`truepass.families.repair.testids`); an id the reference fix run does not report makes
+    the sample invalid. A phase without a list expects every test it collects."""
+
+    visible: list[str] | None = None
+    hidden: list[str] | None = None
+
+    @field_validator("visible", "hidden")
+    @classmethod
+    def _ids(cls, v: list[str] | None) -> list[str] | None:
+        if v is None:
+            return v
+        if not v:
+            raise ValueError("must name at least one test id (omit it to expect every test)")
+        if any(not t.strip() for t in v):
+            raise ValueError("test ids must not be empty")
+        dup = sorted(t for t, n in Counter(v).items() if n > 1)
+        if dup:
+            raise ValueError(f"duplicate test ids: {dup[:5]}")
+        return v
+
+
+class Tests(_Strict):
+    """Test files by relative path; ``hidden`` may be empty (a passing patch is ``plausible``).
+
+    ``expected`` optionally narrows, per phase, which tests must pass (see :class:`ExpectedTests`).
+    """
+
+    visible: dict[str, str]
+    hidden: dict[str, str] = Field(default_factory=dict)
+    expected: ExpectedTests | None = None
+
+    @field_validator("visible", "hidden")
+    @classmethod
+    def _paths(cls, v: dict[str, str]) -> dict[str, str]:
+        return {check_relative_path(k): c for k, c in v.items()}
+
+    @field_validator("visible")
+    @classmethod
+    def _non_empty(cls, v: dict[str, str]) -> dict[str, str]:
+        if not v:
+            raise ValueError("at least one visible test file is required")
+        return v
+
+    @model_validator(mode="after")
+    def _expected_phases(self) -> Tests:
+        if self.expected is not None and self.expected.hidden is not None and not self.hidden:
+            raise ValueError("'expected.hidden' names tests, but there are no hidden test files")
+        return self
+
+
+class FaultLocation(_Strict):
+    """Lines (1-based) of a buggy file where the defect lies."""
+
+    file: str
+    lines: list[int]
+
+    @field_validator("file")
+    @classmethod
+    def _path(cls, v: str) -> str:
+        return check_relative_path(v)
+
+    @field_validator("lines")
+    @classmethod
+    def _positive(cls, v: list[int]) -> list[int]:
+        if any(n < 1 for n in v):
+            raise ValueError("line numbers start at 1")
+        return v
+
+
+class RepairSample(_Strict):
+    """One defect of a repair suite (one JSONL line)."""
+
+    id: str = Field(min_length=1, pattern=r"^[A-Za-z0-9][A-Za-z0-9._/-]*$")
+    language: Literal["python"]
+    defect_type: str = Field(min_length=1)
+    description: str = Field(min_length=1)
+    files: dict[str, str]
+    tests: Tests
+    fix: str = Field(min_length=1)
+    fault: list[FaultLocation]
+    source: str = Field(min_length=1)
+    leakage: Leakage
+    test_command: list[str] | None = None
+    known_overfit: str | None = None
+    meta: dict[str, object] = Field(default_factory=dict)
+
+    @field_validator("files")
+    @classmethod
+    def _files(cls, v: dict[str, str]) -> dict[str, str]:
+        if not v:
+            raise ValueError("at least one buggy file is required")
+        return {check_relative_path(k): c for k, c in v.items()}
+
+    @field_validator("test_command")
+    @classmethod
+    def _argv(cls, v: list[str] | None) -> list[str] | None:
+        if v is not None and (not v or not all(isinstance(a, str) and a for a in v)):
+            raise ValueError("must be a non-empty list of non-empty strings (an argv)")
+        return v
+
+    @model_validator(mode="after")
+    def _consistent(self) -> RepairSample:
+        tests = set(self.tests.visible) | set(self.tests.hidden)
+        clash = tests & set(self.files)
+        if clash:
+            raise ValueError(f"paths are both code and test: {sorted(clash)}")
+        for loc in self.fault:
+            if loc.file not in self.files:
+                raise ValueError(f"fault names '{loc.file}', which is not in 'files'")
+            n_lines = len(self.files[loc.file].splitlines())
+            bad = [n for n in loc.lines if n > n_lines]
+            if bad:
+                raise ValueError(f"fault lines {bad} are past the end of '{loc.file}' ({n_lines})")
+        return self
+
+    @property
+    def test_files(self) -> dict[str, str]:
+        """Visible and hidden test files together."""
+        return {**self.tests.visible, **self.tests.hidden}

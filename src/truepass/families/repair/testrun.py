@@ -1,0 +1,172 @@
+"""Run a sample's tests on given code inside the sandbox and read what happened.
+
+Outcomes come from the result channel written by the ``_truepass_reporter`` pytest plugin, never
+from the candidate's stdout or files; the caller compares them with the tests the suite expects.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import sys
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+
+from truepass.families.repair.schema import RepairSample
+from truepass.sandbox import Limits, SandboxResult, run_sandboxed
+
+HARNESS_MOUNT = "/opt/truepass-harness"
+OUTPUT_TAIL = 4000
+
+
+def harness_dir() -> Path:
+    """Host directory of the in-sandbox pytest plugin."""
+    return Path(str(resources.files("truepass.families.repair") / "harness"))
+
+
+@dataclass
+class TestRun:
+    """One test process: per-test outcomes and everything needed to explain them."""
+
+    __test__ = False  # not a pytest test class
+
+    tier: str
+    returncode: int | None
+    timed_out: bool
+    started: bool  # the reporter loaded: False means the harness, not the candidate, failed
+    finished: bool  # the session ended normally (not exited early or killed)
+    collected: list[str] = field(default_factory=list)
+    outcomes: dict[str, str] = field(default_factory=dict)  # nodeid -> passed|failed|skipped
+    messages: dict[str, str] = field(default_factory=dict)
+    collect_errors: list[str] = field(default_factory=list)
+    coverage: dict[str, dict[str, list[int]]] = field(default_factory=dict)
+    output: str = ""
+    duration_s: float = 0.0
+    trusted_channel: bool = True  # False for custom test commands judged by exit code only
+    stopped: str = ""  # the test run first that did not pass, when it stopped the session
+
+    @property
+    def passed(self) -> set[str]:
+        return {n for n, o in self.outcomes.items() if o == "passed"}
+
+    @property
+    def failed(self) -> set[str]:
+        return {n for n, o in self.outcomes.items() if o != "passed"}
+
+
+def is_pytest_command(argv: list[str] | None) -> bool:
+    """True when the suite's test command is pytest (then per-test outcomes are available)."""
+    if argv is None:
+        return True
+    head = [Path(a).name for a in argv[:3]]
+    return head[:1] == ["pytest"] or head[1:3] == ["-m", "pytest"]
+
+
+def build_argv(sample: RepairSample, test_paths: list[str]) -> list[str]:
+    """The command run in the workspace: pytest with our reporter, or the suite's own command."""
+    if sample.test_command is None:
+        args = list(test_paths)
+    elif is_pytest_command(sample.test_command):
+        start = 1 if Path(sample.test_command[0]).name == "pytest" else 3
+        args = sample.test_command[start:]
+    else:
+        return list(sample.test_command)
+    # -P keeps the workspace off sys.path while pytest and the reporter load, so a candidate's
+    # `pytest.py` or `_truepass_reporter.py` cannot shadow them.
+    return [
+        sys.executable, "-P", "-m", "pytest", "-q", "-p", "no:cacheprovider",
+        "-p", "_truepass_reporter", "-o", "console_output_style=classic", *args,
+    ]  # fmt: skip
+
+
+def run_tests(
+    sample: RepairSample,
+    code: dict[str, str],
+    tests: dict[str, str],
+    *,
+    limits: Limits,
+    coverage: bool = False,
+    first: list[str] | None = None,
+) -> TestRun:
+    """Lay out ``code`` and pristine ``tests`` in a fresh workspace and run them sandboxed.
+
+    ``first``: test ids the harness runs before the others; the session stops as soon as one of
+    them does not pass (``TestRun.stopped``). Ignored with a non-pytest test command.
+    """
+    files = {**code, **tests}
+    argv = build_argv(sample, sorted(tests))
+    env = {
+        "PYTHONPATH": HARNESS_MOUNT,
+        "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1",
+        "TRUEPASS_TEST_FILES": os.pathsep.join(sorted(tests)),
+    }
+    if coverage:
+        env["TRUEPASS_COVERAGE"] = "1"
+    if first is not None:
+        env["TRUEPASS_SELECT"] = json.dumps({"mode": "first", "ids": first})
+    result = run_sandboxed(
+        argv, files, limits=limits, env=env, ro_binds={str(harness_dir()): HARNESS_MOUNT}
+    )
+    return parse_run(result, pytest=is_pytest_command(sample.test_command))
+
+
+_TIMING = re.compile(r" in \d+(?:\.\d+)?s(?: \(\d+:\d\d:\d\d\))?")
+_ADDRESS = re.compile(r"\b0x[0-9a-f]{6,16}\b")
+
+
+def stable_output(text: str) -> str:
+    """Test output without what changes from run to run (durations, object addresses), so
+    that prompts built from it, and their cache keys, are reproducible."""
+    return _ADDRESS.sub("0x…", _TIMING.sub("", text))
+
+
+def parse_run(result: SandboxResult, *, pytest: bool) -> TestRun:
+    """Read the channel's JSON lines into a :class:`TestRun`."""
+    output = stable_output(result.stdout + result.stderr)[-OUTPUT_TAIL:]
+    run = TestRun(
+        tier=result.tier,
+        returncode=result.returncode,
+        timed_out=result.timed_out,
+        started=not pytest,
+        finished=not pytest,
+        output=output,
+        duration_s=result.duration_s,
+        trusted_channel=pytest,
+    )
+    if not pytest:
+        return run
+    for raw in result.channel.decode("utf-8", errors="replace").splitlines():
+        try:
+            event = json.loads(raw)
+        except json.JSONDecodeError:
+            continue
+        if not isinstance(event, dict):
+            continue
+        _absorb(run, event)
+    return run
+
+
+def _absorb(run: TestRun, event: dict) -> None:  # type: ignore[type-arg]
+    kind = event.get("event")
+    if kind == "start":
+        run.started = True
+    elif kind == "collected":
+        run.collected = [str(n) for n in event.get("nodeids", [])]
+    elif kind == "collect-error":
+        run.collect_errors.append(str(event.get("nodeid", "")))
+        run.messages[str(event.get("nodeid", ""))] = str(event.get("message", ""))
+    elif kind == "test":
+        nodeid, outcome = str(event.get("nodeid")), str(event.get("outcome"))
+        # a failed or skipped setup/teardown outweighs a passing call
+        if run.outcomes.get(nodeid, "passed") == "passed":
+            run.outcomes[nodeid] = outcome
+        if event.get("message"):
+            run.messages[nodeid] = str(event["message"])
+    elif kind == "coverage" and isinstance(event.get("lines"), dict):
+        run.coverage = event["lines"]
+    elif kind == "stopped":
+        run.stopped = str(event.get("nodeid", ""))
+    elif kind == "finish":
+        run.finished = True

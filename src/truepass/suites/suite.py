@@ -1,0 +1,38 @@
+"""A loaded suite: named, versioned samples of one task family, with their content hash."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from pydantic import BaseModel
+
+from truepass.families import registry
+from truepass.families.base import Family
+
+Sample = BaseModel  # a sample of any family: its family's ``sample_type``
+
+
+@dataclass(frozen=True)
+class Suite:
+    """A named, versioned set of samples with its content hash (goes into every manifest)."""
+
+    name: str
+    version: str
+    description: str
+    path: Path
+    content_hash: str
+    samples: list[Sample] = field(repr=False)
+    family: str = "repair"
+
+    @property
+    def family_type(self) -> type[Family]:
+        """The family of the suite's samples (:mod:`truepass.families.registry`)."""
+        return registry.get(self.family)
+
+    def sample(self, sample_id: str) -> Sample:
+        """The sample with this id (KeyError if absent)."""
+        for s in self.samples:
+            if s.id == sample_id:
+                return s
+        raise KeyError(sample_id)

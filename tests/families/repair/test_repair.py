@@ -1,0 +1,188 @@
+"""The repair judge against real sandboxed test runs, including patches that try to cheat."""
+
+from __future__ import annotations
+
+import pytest
+from factories import FIXED, HIDDEN, VISIBLE, sample_dict
+
+import truepass.families.repair.judge as repair
+from truepass.answers import Answer
+from truepass.errors import SandboxError
+from truepass.families.repair.judge import SampleCheck, check_sample, judge
+from truepass.families.repair.schema import RepairSample
+from truepass.families.repair.testrun import TestRun
+from truepass.judged import JudgeConfig
+from truepass.sandbox import Limits
+from truepass.vocabulary import Verdict
+
+CONFIG = JudgeConfig(limits=Limits(timeout_s=20), reruns=0)
+SAMPLE = RepairSample.model_validate(sample_dict())
+
+
+@pytest.fixture(scope="module")
+def check() -> SampleCheck:
+    got = check_sample(SAMPLE, CONFIG)
+    assert got.valid, got.reason
+    return got
+
+
+def _judge(check: SampleCheck, answer: Answer | None) -> repair.Judgement:
+    return judge(SAMPLE, answer, check, CONFIG)
+
+
+def test_check_collects_expected_ids(check: SampleCheck) -> None:
+    assert check.visible_ids == ["test_clamp.py::test_high", "test_clamp.py::test_mid"]
+    assert len(check.hidden_ids) == 2
+    assert check.buggy_failing == ["test_clamp.py::test_high"]
+    assert check.tier in ("bwrap", "rlimits-only")
+
+
+def test_reference_is_correct_and_overfit_is_overfit(check: SampleCheck) -> None:
+    good = _judge(check, Answer(diff=SAMPLE.fix))
+    assert good.verdict == Verdict.CORRECT, good.details
+    assert good.visible and good.visible.passed == 2 and good.hidden and good.hidden.passed == 2
+    assert _judge(check, Answer(diff=SAMPLE.known_overfit)).verdict == Verdict.OVERFIT
+
+
+def test_noop_and_no_patch(check: SampleCheck) -> None:
+    noop = _judge(check, Answer(diff=""))
+    assert noop.verdict == Verdict.FAILS_VISIBLE
+    assert noop.visible and noop.visible.failing == ["test_clamp.py::test_high"]
+    assert _judge(check, None).verdict == Verdict.NO_PATCH
+
+
+def test_plausible_without_hidden_tests() -> None:
+    sample = RepairSample.model_validate(sample_dict(tests={"visible": {"test_clamp.py": VISIBLE}}))
+    chk = check_sample(sample, CONFIG)
+    assert judge(sample, Answer(diff=sample.fix), chk, CONFIG).verdict == Verdict.PLAUSIBLE
+
+
+CHEATS = {
+    # exits 0 before any test can fail
+    "early-exit": "import os\nos._exit(0)\n",
+    # skips the whole test module at import
+    "module-skip": "import pytest\npytest.skip('nothing to see', allow_module_level=True)\n",
+    # kills its own test process quietly
+    "self-kill": "import os, signal\nos.kill(os.getpid(), signal.SIGKILL)\n",
+}
+
+
+@pytest.mark.parametrize("name", sorted(CHEATS))
+def test_cheating_code_does_not_pass(check: SampleCheck, name: str) -> None:
+    got = _judge(check, Answer(files={"clamp.py": CHEATS[name] + FIXED}))
+    assert got.verdict not in repair.PASSES_VISIBLE, (name, got.verdict, got.details)
+
+
+def test_added_conftest_and_test_edits_are_dropped(check: SampleCheck) -> None:
+    conftest = (
+        "import pytest\n\n@pytest.hookimpl(hookwrapper=True)\n"
+        "def pytest_runtest_makereport(item, call):\n"
+        "    outcome = yield\n    outcome.get_result().outcome = 'passed'\n"
+    )
+    got = _judge(
+        check,
+        Answer(
+            files={
+                "conftest.py": conftest,
+                "pytest.ini": "[pytest]\naddopts = -p no:python\n",
+                "test_clamp.py": "def test_high():\n    pass\n\ndef test_mid():\n    pass\n",
+            }
+        ),
+    )
+    assert got.verdict == Verdict.FAILS_VISIBLE
+    assert set(got.flags) == {"touches-tests", "removes-assertion", "tampers-harness"}
+    assert all(d.explanation for d in got.flag_details)
+    assert "conftest.py" in got.details and "test_clamp.py" in got.details
+
+
+def test_hidden_tests_stay_hidden_from_visible_run(check: SampleCheck) -> None:
+    # code that imports only where the hidden test file is present: it must never be in the
+    # visible phase's workspace
+    spy = "import os\nassert os.path.exists('test_clamp_hidden.py')\n"
+    got = _judge(check, Answer(files={"clamp.py": spy + FIXED}))
+    assert got.verdict == Verdict.BROKEN and got.visible and got.visible.passed == 0
+
+
+def test_shadowing_pytest_or_reporter_fails(check: SampleCheck) -> None:
+    fake = "import sys\nsys.exit(0)\n"
+    got = _judge(check, Answer(files={"pytest.py": fake, "_truepass_reporter.py": fake}))
+    assert got.verdict == Verdict.FAILS_VISIBLE
+
+
+def test_syntax_and_import_errors_are_broken(check: SampleCheck) -> None:
+    syntax = _judge(check, Answer(files={"clamp.py": "def clamp(:\n"}))
+    assert syntax.verdict == Verdict.BROKEN and "syntax error in clamp.py line 1" in syntax.details
+    imp = _judge(check, Answer(files={"clamp.py": "import no_such_module_xyz\n" + FIXED}))
+    assert imp.verdict == Verdict.BROKEN
+
+
+def test_apply_failed(check: SampleCheck) -> None:
+    bad = SAMPLE.fix.replace("if x > hi", "if y > hi")
+    assert _judge(check, Answer(diff=bad)).verdict == Verdict.APPLY_FAILED
+
+
+def test_infinite_loop_is_timeout(check: SampleCheck) -> None:
+    config = JudgeConfig(limits=Limits(timeout_s=3), reruns=0)
+    loop = FIXED + "\nwhile True:\n    pass\n"
+    got = judge(SAMPLE, Answer(files={"clamp.py": loop}), check, config)
+    assert got.verdict == Verdict.TIMEOUT
+
+
+def test_infra_errors_are_retried_then_recorded(
+    check: SampleCheck, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    calls = {"n": 0}
+    real = repair.run_tests
+
+    def flaky_sandbox(*args: object, **kwargs: object) -> TestRun:
+        calls["n"] += 1
+        if calls["n"] == 1:
+            raise SandboxError("bwrap: cannot mount")
+        return real(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(repair, "run_tests", flaky_sandbox)
+    got = _judge(check, Answer(diff=SAMPLE.fix))
+    assert got.verdict == Verdict.CORRECT and got.infra_retries == 1
+
+    def broken_sandbox(*args: object, **kwargs: object) -> TestRun:
+        raise SandboxError("bwrap: cannot mount")
+
+    monkeypatch.setattr(repair, "run_tests", broken_sandbox)
+    got = _judge(check, Answer(diff=SAMPLE.fix))
+    assert got.verdict == Verdict.INFRA_ERROR and "cannot mount" in got.details
+
+
+def test_disagreeing_rerun_is_flagged_flaky_and_the_worse_verdict_stands(
+    check: SampleCheck, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Scripted test runs (the sandbox is exercised above): the hidden phase fails on rerun."""
+    hidden_runs = {"n": 0}
+
+    def scripted(sample: RepairSample, code: dict, tests: dict, **kw: object) -> TestRun:  # type: ignore[type-arg]
+        ids = check.hidden_ids if tests == {"test_clamp_hidden.py": HIDDEN} else check.visible_ids
+        ok = True
+        if ids is check.hidden_ids:
+            hidden_runs["n"] += 1
+            ok = hidden_runs["n"] == 1
+        outcome = "passed" if ok else "failed"
+        return TestRun(
+            tier="scripted", returncode=0 if ok else 1, timed_out=False, started=True,
+            finished=True, collected=list(ids), outcomes=dict.fromkeys(ids, outcome),
+        )  # fmt: skip
+
+    monkeypatch.setattr(repair, "run_tests", scripted)
+    got = judge(SAMPLE, Answer(diff=SAMPLE.fix), check, JudgeConfig(reruns=2))
+    assert got.verdict == Verdict.OVERFIT
+    assert "flaky" in got.flags
+
+
+def test_regression_of_a_test_the_buggy_code_passed(check: SampleCheck) -> None:
+    # fixes the visible failure but breaks clamp below lo, which the buggy code got right
+    breaks_low = FIXED.replace(
+        "    if x < lo:\n        return lo", "    if x < lo:\n        return hi"
+    )
+    got = _judge(check, Answer(files={"clamp.py": breaks_low}))
+    assert got.verdict == Verdict.OVERFIT
+    assert got.regressions == ["test_clamp_hidden.py::test_low"]
+    assert "1 test(s) that passed before now fail" in got.details
+    assert "test_clamp_hidden.py::test_low" in check.buggy_passing
