@@ -19,10 +19,11 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from truepass.patches.apply import Answer, apply_diff
-from truepass.patches.fakefix import FLAG_NAMES, Flag, detect_fake_fix
+from truepass.answers import Answer
+from truepass.families.repair.fakefix import FLAG_NAMES, Flag, detect_fake_fix
+from truepass.families.repair.schema import RepairSample
+from truepass.patches.apply import apply_diff
 from truepass.suites.loader import load_suite
-from truepass.suites.schema import RepairSample
 
 DATA = Path(__file__).resolve().parent.parent / "tests" / "data" / "fakefix"
 

@@ -27,14 +27,14 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
-from truepass.judges.repair import Judgement, SampleCheck, check_sample, judge
-from truepass.judges.verdicts import JudgeConfig
-from truepass.patches.apply import Answer
+from truepass.answers import Answer
+from truepass.families.repair.judge import Judgement, SampleCheck, check_sample, judge
+from truepass.families.repair.schema import RepairSample
+from truepass.judged import JudgeConfig
 from truepass.sandbox import Limits
 from truepass.solvers import make_solvers
 from truepass.solvers.base import SolveContext
 from truepass.suites.loader import bundled_suites, load_suite
-from truepass.suites.schema import RepairSample
 
 
 @dataclass

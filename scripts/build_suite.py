@@ -42,8 +42,8 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from truepass.families.repair.schema import RepairSample
 from truepass.patches.apply import changed_lines
-from truepass.suites.schema import RepairSample
 
 LANGUAGE = "python"
 LEAKAGE_TIERS = ("public-old", "public-recent", "private")

@@ -38,8 +38,15 @@ class AttemptRecord(Judged):
         return cls.model_validate({**dict(judged), **fields})
 
 
-RECORD_FIELDS = tuple(AttemptRecord.model_fields)
-"""The declared fields of a record, in order: what the report's table and CSV export show."""
+def _field_order() -> tuple[str, ...]:
+    own = [f for f in AttemptRecord.model_fields if f not in Judged.model_fields]
+    cut = own.index("patch_id") + 1  # where the attempt came from, then how it was judged
+    return (*own[:cut], *Judged.model_fields, *own[cut:])
+
+
+RECORD_FIELDS = _field_order()
+"""The declared fields of a record in reading order (the attempt, what the judge returned, how
+the solver got there): the columns of the CSV export."""
 
 
 def is_correct(record: AttemptRecord) -> bool:

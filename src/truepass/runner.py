@@ -231,7 +231,7 @@ def run(
             except BaseException:
                 pool.shutdown(wait=False, cancel_futures=True)
                 raise
-        summary = summarize(suite.name, store.records())
+        summary = summarize(suite.name, store.records(), family)
         _write_outputs(out, store, summary)
         manifest["finished"] = _now()
         manifest["check_cache"] = cache.describe() if cache else None
@@ -387,6 +387,7 @@ def _manifest(
             "version": suite.version,
             "path": str(suite.path),
             "content_hash": suite.content_hash,
+            "family": suite.family,
             "samples": len(suite.samples),
         },
         "solvers": [s.name for s in solvers],

@@ -35,7 +35,8 @@ KEY = "sk-test-secret-123"
 
 class FakeWithModels(FakeOpenAI):
     """``FakeOpenAI`` that also answers ``GET /v1/models``, from its own script (a model list
-    once the script is spent); ``gets`` records those requests."""
+    once the script is spent); ``gets`` records those requests. Every connection is closed after
+    one request, so that once the server is shut down no kept-alive connection still answers."""
 
     def __init__(self, script: Iterable[Step] = (), models_script: Iterable[Step] = ()):
         super().__init__(script)
@@ -45,6 +46,10 @@ class FakeWithModels(FakeOpenAI):
         base = self._server.RequestHandlerClass
 
         class Handler(base):  # type: ignore[valid-type,misc]
+            def do_POST(self) -> None:
+                super().do_POST()
+                self.close_connection = True
+
             def do_GET(self) -> None:
                 with fake._lock:
                     fake.gets.append(Seen(dict(self.headers.items()), {}, time.monotonic()))
@@ -59,6 +64,7 @@ class FakeWithModels(FakeOpenAI):
                         self._send(200, json.dumps(listing).encode())
                 except (BrokenPipeError, ConnectionResetError):
                     pass  # the client gave up (timeout)
+                self.close_connection = True
 
         self._server.RequestHandlerClass = Handler
 
@@ -226,7 +232,7 @@ def test_transient_500_gives_up_after_all_retries() -> None:
 
 
 def test_refused_after_the_endpoint_answered_is_retried() -> None:
-    with FakeOpenAI([ok("first")]) as server:
+    with FakeWithModels([ok("first")]) as server:
         m = model(server.base_url, max_retries=2)
         assert m.complete(MESSAGES, GenerationParams()).text == "first"
     # the server is gone now (a restart, say): that may come back, so it is retried

@@ -30,7 +30,7 @@ from truepass.analysis.stats import (
     paired_bootstrap_ci,
     wilson,
 )
-from truepass.analysis.summary import NOT_COUNTED, PASSES_VISIBLE
+from truepass.vocabulary import NOT_COUNTED, PASSES_VISIBLE, Verdict
 from truepass.errors import InputError
 from truepass.records import AttemptRecord, is_correct, read_results
 
@@ -248,22 +248,22 @@ def _arm(name: str, run: Path, solver: str, records: list[AttemptRecord]) -> _Ar
             samples=len(by_sample),
             attempts=len(records),
             invalid_samples=sorted(
-                s for s, rs in by_sample.items() if any(r.verdict == "invalid-sample" for r in rs)
+                s for s, rs in by_sample.items() if any(r.verdict is Verdict.INVALID_SAMPLE for r in rs)
             ),
             infra_errors=sorted(
-                s for s, rs in by_sample.items() if any(r.verdict == "infra-error" for r in rs)
+                s for s, rs in by_sample.items() if any(r.verdict is Verdict.INFRA_ERROR for r in rs)
             ),
         )
     )
     for sid, rs in by_sample.items():
         first = next((r for r in rs if r.attempt == 0), None)
         counted = [r for r in rs if r.verdict not in NOT_COUNTED]
-        if any(r.verdict == "invalid-sample" for r in rs):
-            data.problems[sid] = "invalid-sample"
+        if any(r.verdict is Verdict.INVALID_SAMPLE for r in rs):
+            data.problems[sid] = Verdict.INVALID_SAMPLE.value
         elif first is None:
             data.problems[sid] = "no-attempt-0"
-        elif first.verdict == "infra-error":
-            data.problems[sid] = "infra-error"
+        elif first.verdict is Verdict.INFRA_ERROR:
+            data.problems[sid] = Verdict.INFRA_ERROR.value
         else:
             data.valid[sid] = _Outcome(
                 defect_type=first.defect_type,

@@ -5,15 +5,18 @@ from __future__ import annotations
 import statistics
 from collections import Counter, defaultdict
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 from pydantic import BaseModel, Field
 
 from truepass.analysis.stats import wilson
 from truepass.metrics.passk import pass_at_ks, pass_at_ks_with_ci
 from truepass.records import AttemptRecord, is_correct
+from truepass.vocabulary import NOT_COUNTED, PASSES_VISIBLE, Verdict
 
-PASSES_VISIBLE = {"plausible", "overfit", "correct"}
-NOT_COUNTED = {"invalid-sample", "infra-error"}
+if TYPE_CHECKING:
+    from truepass.families.base import Family
+
 
 
 class Rates(BaseModel):
@@ -78,6 +81,9 @@ class SolverSummary(BaseModel):
     pass_at_k_visible_ci: dict[str, list[float]] = Field(
         default_factory=dict, description="95% bootstrap interval of pass_at_k_visible"
     )
+    metrics: dict[str, float] = Field(
+        default_factory=dict, description="metrics the suite's family adds (e.g. text metrics)"
+    )
     usage: UsageSummary | None = None
     patches: PatchSummary | None = None
 
@@ -97,6 +103,7 @@ class PatchSummary(BaseModel):
 
 class Summary(BaseModel):
     suite: str
+    family: str = "repair"
     solvers: list[SolverSummary]
 
 
@@ -114,13 +121,13 @@ def rates(records: list[AttemptRecord]) -> Rates:
         verdicts=dict(sorted(verdicts.items())),
         plausible=plausible,
         correct=correct,
-        flagged_correct=verdicts["correct"] - correct,
+        flagged_correct=verdicts[Verdict.CORRECT] - correct,
         plausible_rate=round(plausible / counted, 4) if counted else None,
         correct_rate=round(correct / counted, 4) if counted else None,
-        overfit_share=round(verdicts["overfit"] / plausible, 4) if plausible else None,
+        overfit_share=round(verdicts[Verdict.OVERFIT] / plausible, 4) if plausible else None,
         correct_ci=_interval(correct, counted, len(counted_ids)),
         plausible_ci=_interval(plausible, counted, len(counted_ids)),
-        overfit_share_ci=_interval(verdicts["overfit"], plausible, len(plausible_ids)),
+        overfit_share_ci=_interval(verdicts[Verdict.OVERFIT], plausible, len(plausible_ids)),
     )
 
 
@@ -138,8 +145,10 @@ def _interval(k: int, n: int, samples: int) -> list[float] | None:
     return None if ci is None else [round(ci[0], 4), round(ci[1], 4)]
 
 
-def summarize(suite: str, records: Iterable[AttemptRecord]) -> Summary:
-    """Group records by solver and summarise each."""
+def summarize(
+    suite: str, records: Iterable[AttemptRecord], family: Family | None = None
+) -> Summary:
+    """Group records by solver and summarise each; ``family`` (the suite's) adds its metrics."""
     by_solver: dict[str, list[AttemptRecord]] = defaultdict(list)
     for r in records:
         by_solver[r.solver].append(r)
@@ -156,23 +165,22 @@ def summarize(suite: str, records: Iterable[AttemptRecord]) -> Summary:
                 overall=rates(recs),
                 by_defect_type={t: rates(rs) for t, rs in sorted(by_type.items())},
                 flags=dict(sorted(flags.items())),
-                invalid_samples=sorted(
-                    {r.sample_id for r in recs if r.verdict == "invalid-sample"}
-                ),
-                infra_errors=sorted({r.sample_id for r in recs if r.verdict == "infra-error"}),
+                invalid_samples=_ids(recs, Verdict.INVALID_SAMPLE),
+                infra_errors=_ids(recs, Verdict.INFRA_ERROR),
                 median_judge_s=round(statistics.median(judged), 3) if judged else None,
                 pass_at_k=pass_at_ks(_per_sample(recs)),
                 pass_at_k_ci=pass_at_ks_with_ci(_per_sample(recs)),
                 pass_at_k_visible=pass_at_ks(_per_sample(recs, visible=True)),
                 pass_at_k_visible_ci=pass_at_ks_with_ci(_per_sample(recs, visible=True)),
+                metrics=family.metrics(recs) if family else {},
                 usage=usage_summary(recs),
                 patches=patch_summary(recs),
             )
         )
-    return Summary(suite=suite, solvers=out)
+    return Summary(suite=suite, family=family.name if family else "repair", solvers=out)
 
 
-def _ids(records: list[AttemptRecord], verdict: str) -> list[str]:
+def _ids(records: list[AttemptRecord], verdict: Verdict) -> list[str]:
     return sorted({r.sample_id for r in records if r.verdict == verdict})
 
 

@@ -16,7 +16,7 @@ from pydantic import BaseModel
 
 from truepass.answers import Answer
 from truepass.judged import JudgeConfig, Judged, SampleCheck, SampleHealth
-from truepass.vocabulary import PASSES_VISIBLE, AnswerKind, CheckStatus, Verdict
+from truepass.vocabulary import FLAKY, PASSES_VISIBLE, AnswerKind, CheckStatus, Verdict
 
 if TYPE_CHECKING:
     from truepass.records import AttemptRecord
@@ -86,7 +86,7 @@ class Family:
         health.reference, health.tier = ref.verdict.value, ref.sandbox_tier or check.tier
         if ref.verdict is Verdict.INFRA_ERROR:
             health.flag(CheckStatus.INFRA_ERROR, f"reference: {ref.details}".strip())
-        elif ref.verdict not in PASSES_VISIBLE or "flaky" in ref.flags:
+        elif ref.verdict not in (Verdict.CORRECT, Verdict.PLAUSIBLE) or FLAKY in ref.flags:
             health.flaky_tests = sorted(set(ref.flaky_tests) | _failing(ref))
             health.flag(
                 CheckStatus.FLAKY,

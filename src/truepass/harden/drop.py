@@ -13,7 +13,7 @@ from collections import defaultdict
 
 from pydantic import BaseModel, Field
 
-from truepass.analysis.summary import NOT_COUNTED, PASSES_VISIBLE
+from truepass.vocabulary import NOT_COUNTED, PASSES_VISIBLE
 from truepass.records import AttemptRecord, is_correct
 
 

@@ -126,7 +126,7 @@ def _connect_failure(exc: Exception) -> str:
         hint in low
         for hint in ("name or service", "nodename", "getaddrinfo", "no address", "name resolution")
     ):
-        what = "host name not found (DNS)"
+        what = "DNS lookup failed"
     elif "ssl" in low or "certificate" in low or "tls" in low:
         what = "TLS handshake failed"
     else:

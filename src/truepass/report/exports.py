@@ -5,45 +5,42 @@ from __future__ import annotations
 import csv
 import json
 from pathlib import Path
-from typing import Any
+from typing import Any, get_args
 
+from pydantic import BaseModel
+
+from truepass.records import RECORD_FIELDS, AttemptRecord
 from truepass.report.load import Attempt, all_attempts, load_runs
-from truepass.report.stats import VERDICTS, RateRow, counted, solver_stats
-from truepass.report.views import CORE_FIELDS
+from truepass.report.stats import RateRow, solver_stats
+from truepass.vocabulary import PASSES_VISIBLE, Verdict, counted
 
-PHASE_FIELDS = ["expected", "passed", "failed", "missing", "ok"]
+CSV_OMITS = frozenset({"patch", "test_output", "flag_details", "solver_meta"})
+"""Record fields too long or too nested for a spreadsheet cell (attempts.json keeps them)."""
+DERIVED_COLUMNS = ["counted", "passes_visible", "n_flags", "n_regressions", "tokens"]
+
+
+def _model_of(name: str) -> type[BaseModel] | None:
+    """The pydantic model a declared record field holds (``visible``: PhaseResult), if any."""
+    annotation = AttemptRecord.model_fields[name].annotation
+    for t in (annotation, *get_args(annotation)):
+        if isinstance(t, type) and issubclass(t, BaseModel):
+            return t
+    return None
+
+
+def _columns(name: str) -> list[str]:
+    model = _model_of(name)
+    return [f"{name}.{sub}" for sub in model.model_fields] if model else [name]
+
+
 ATTEMPT_COLUMNS = [
     "run",
-    "suite",
-    "sample_id",
-    "defect_type",
-    "leakage",
-    "solver",
-    "attempt",
-    "patch_id",
-    "verdict",
-    "counted",
-    "passes_visible",
-    "flags",
-    "n_flags",
-    *(f"visible_{f}" for f in PHASE_FIELDS),
-    *(f"hidden_{f}" for f in PHASE_FIELDS),
-    "regressions",
-    "changed_files",
-    "solve_s",
-    "duration_s",
-    "calls",
-    "cached_calls",
-    "prompt_tokens",
-    "completion_tokens",
-    "tokens",
-    "latency_s",
-    "cost_usd",
-    "parse",
-    "sandbox_tier",
-    "infra_retries",
-    "details",
+    *(c for f in RECORD_FIELDS if f not in CSV_OMITS for c in _columns(f)),
+    *DERIVED_COLUMNS,
 ]
+"""The first columns of attempts.csv: the run, then the record's declared fields in their order
+(a field holding a model becomes ``NAME.SUB`` columns in its place), then the derived ones;
+mapping-valued fields and fields a newer truepass wrote follow as ``NAME.SUB`` columns."""
 SUMMARY_COLUMNS = [
     "solver",
     "runs",
@@ -74,58 +71,29 @@ def _cell(value: object) -> object:
     return value
 
 
-def _flatten(prefix: str, value: object, into: dict[str, object]) -> None:
-    """A record field as columns: ``NAME.SUB`` per key of an object (one level; deeper objects
-    stay JSON so that file names never become column names), lists joined by ``;``."""
-    if isinstance(value, dict):
-        for k, v in value.items():
-            into[f"{prefix}.{k}"] = _cell(v)
-    else:
-        into[prefix] = _cell(value)
-
-
 def attempt_row(a: Attempt) -> dict[str, object]:
-    """One flat row of attempts.csv; fields added to records later become ``NAME.SUB`` columns."""
+    """One flat row of attempts.csv: every record field (declared ones first, then any a newer
+    truepass wrote) but :data:`CSV_OMITS`, objects as ``NAME.SUB`` columns, and the derived
+    columns."""
     r, raw = a.record, a.raw
+    row: dict[str, object] = {"run": a.run}
+    declared = [f for f in RECORD_FIELDS if f not in CSV_OMITS]
+    for key in declared + sorted(k for k in raw if k not in RECORD_FIELDS):
+        value = a.label if key == "solver" else raw.get(key)
+        if key in RECORD_FIELDS and _model_of(key):
+            row |= {c: None for c in _columns(key)}
+        if isinstance(value, dict):
+            row |= {f"{key}.{sub}": v for sub, v in value.items()}
+        elif not (key in RECORD_FIELDS and _model_of(key)):
+            row[key] = value
     u = r.usage
-    row: dict[str, object] = {
-        "run": a.run,
-        "suite": r.suite,
-        "sample_id": r.sample_id,
-        "defect_type": r.defect_type,
-        "leakage": r.leakage,
-        "solver": a.label,
-        "attempt": r.attempt,
-        "patch_id": r.patch_id,
-        "verdict": r.verdict,
+    row |= {
         "counted": counted(r.verdict),
-        "passes_visible": r.verdict in {"plausible", "overfit", "correct"},
-        "flags": r.flags,
+        "passes_visible": r.verdict in PASSES_VISIBLE,
         "n_flags": len(r.flags),
-        "regressions": len(raw.get("regressions") or []),
-        "changed_files": r.changed_files,
-        "solve_s": r.solve_s,
-        "duration_s": r.duration_s,
-        "calls": u.calls if u else None,
-        "cached_calls": u.cached_calls if u else None,
-        "prompt_tokens": u.prompt_tokens if u else None,
-        "completion_tokens": u.completion_tokens if u else None,
+        "n_regressions": len(r.regressions),
         "tokens": u.prompt_tokens + u.completion_tokens if u else None,
-        "latency_s": u.latency_s if u else None,
-        "cost_usd": u.cost_usd if u else None,
-        "parse": r.parse,
-        "sandbox_tier": r.sandbox_tier,
-        "infra_retries": r.infra_retries,
-        "details": r.details,
     }
-    for phase in ("visible", "hidden"):
-        p = raw.get(phase) if isinstance(raw.get(phase), dict) else {}
-        for f in PHASE_FIELDS:
-            row[f"{phase}_{f}"] = p.get(f)
-    for key in sorted(k for k in raw if k not in CORE_FIELDS and k != "regressions"):
-        _flatten(key, raw[key], row)
-    if raw.get("regressions"):
-        row["regression_tests"] = raw["regressions"]
     return {k: _cell(v) for k, v in row.items()}
 
 
@@ -190,7 +158,7 @@ def write_exports(run_dirs: list[Path], out_dir: Path) -> list[Path]:
         json.dumps(records, indent=1, ensure_ascii=False) + "\n", encoding="utf-8"
     )
 
-    verdict_columns = [f"n_{v}" for v in VERDICTS]
+    verdict_columns = [f"n_{v}" for v in Verdict]
     summary_rows = []
     for s in solver_stats(attempts):
         for defect, rate in [(ALL, s.overall), *s.by_defect_type.items()]:

@@ -2,8 +2,9 @@
 
 A name counts as a constant of a function when every binding of it in that function assigns a
 literal (``x = 4``, ``x: int = 4``, ``a, b = 1, 2``); any other binding (an argument, a loop
-target, ``x += 1``, ``x = f()``, ``with ... as x``, an import, a nested definition, ``del x``)
-makes it a variable. A name the function does not bind at all is looked up the same way among
+target, ``x += 1``, ``x = f()``, ``with ... as x``, an import, a nested definition, ``del x``),
+an item or attribute assignment (``x[0] = 1``) or a method call on it (``x.append(1)``) makes it
+a variable. A name the function does not bind at all is looked up the same way among
 the module's top-level bindings (``global`` names too). The values are literal keys of
 :mod:`truepass.families.repair.fakefix.literals`, each with the statement that binds it.
 """
@@ -14,9 +15,18 @@ import ast
 from collections.abc import Iterator
 
 from truepass.families.repair.fakefix.literals import Lit, value_of
-from truepass.families.repair.fakefix.syntax import DEFS, Scope, names_in, walk_body
+from truepass.families.repair.fakefix.syntax import DEFS, Scope, walk_body
 
 Binding = tuple[ast.stmt, Lit]
+
+
+def _names(target: ast.AST) -> list[str]:
+    """The names a binding target rebinds or mutates (``d`` of ``d[k]``, ``a`` of ``a.b``)."""
+    if isinstance(target, ast.Tuple | ast.List):
+        return [name for elt in target.elts for name in _names(elt)]
+    while isinstance(target, ast.Starred | ast.Attribute | ast.Subscript):
+        target = target.value
+    return [target.id] if isinstance(target, ast.Name) else []
 
 
 def _pairs(target: ast.AST, value: ast.AST | None) -> Iterator[tuple[str, Lit | None]]:
@@ -30,9 +40,8 @@ def _pairs(target: ast.AST, value: ast.AST | None) -> Iterator[tuple[str, Lit | 
             for sub, part in zip(target.elts, elts, strict=True):
                 yield from _pairs(sub, part)
             return
-    for node in ast.walk(target):
-        if isinstance(node, ast.Name):
-            yield node.id, None
+    for name in _names(target):
+        yield name, None
 
 
 def _bindings(scope: Scope) -> Iterator[tuple[str, ast.stmt | None, Lit | None]]:
@@ -53,15 +62,15 @@ def _bindings(scope: Scope) -> Iterator[tuple[str, ast.stmt | None, Lit | None]]
             for name, lit in _pairs(node.target, node.value):
                 yield name, node, lit
         elif isinstance(node, ast.AugAssign | ast.For | ast.AsyncFor | ast.comprehension):
-            for name in names_in(node.target):
+            for name in _names(node.target):
                 yield name, None, None
         elif isinstance(node, ast.withitem) and node.optional_vars is not None:
-            for name in names_in(node.optional_vars):
+            for name in _names(node.optional_vars):
                 yield name, None, None
         elif isinstance(node, ast.NamedExpr | ast.Delete):
             targets = [node.target] if isinstance(node, ast.NamedExpr) else node.targets
             for target in targets:
-                for name in names_in(target):
+                for name in _names(target):
                     yield name, None, None
         elif isinstance(node, ast.ExceptHandler) and node.name:
             yield node.name, None, None
@@ -70,6 +79,10 @@ def _bindings(scope: Scope) -> Iterator[tuple[str, ast.stmt | None, Lit | None]]
                 yield (alias.asname or alias.name).split(".", 1)[0], None, None
         elif isinstance(node, DEFS):
             yield node.name, None, None
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+            # ``xs.append(4)`` may change what ``xs`` holds
+            for name in _names(node.func.value):
+                yield name, None, None
 
 
 def _table(scope: Scope | None) -> tuple[dict[str, list[Binding]], set[str], set[str]]:
@@ -91,14 +104,14 @@ def _table(scope: Scope | None) -> tuple[dict[str, list[Binding]], set[str], set
             constants.setdefault(name, []).append((stmt, lit))
     for name in variables:
         constants.pop(name, None)
-    return constants, bound - declared, declared
+    return constants, bound, declared
 
 
 class Constants:
     """The literal-only names visible in one function (its own first, then the module's)."""
 
     def __init__(self, scope: Scope | None, module: Scope | None) -> None:
-        self.local, self.bound, _ = _table(scope)
+        self.local, self.bound, self.declared = _table(scope)
         if module is None or (scope is not None and scope.kind == "module"):
             self.outer: dict[str, list[Binding]] = {}
         else:
@@ -106,6 +119,8 @@ class Constants:
 
     def bindings(self, name: str) -> list[Binding]:
         """The (statement, literal) bindings of ``name``; empty when it is not a constant."""
+        if name in self.declared:
+            return [] if name in self.bound else self.outer.get(name, [])
         if name in self.bound:
             return self.local.get(name, [])
         return self.outer.get(name, [])

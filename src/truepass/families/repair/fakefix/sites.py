@@ -8,8 +8,16 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 
+from truepass.families.repair.fakefix.bindings import Constants
 from truepass.families.repair.fakefix.literals import Lit, is_trivial, render, value_of
-from truepass.families.repair.fakefix.syntax import Scope, is_docstring, of_type, parse, walk_body
+from truepass.families.repair.fakefix.syntax import (
+    Scope,
+    is_docstring,
+    of_type,
+    parse,
+    show,
+    walk_body,
+)
 from truepass.families.repair.fakefix.testfacts import TestFacts
 
 _EQ = (ast.Eq, ast.NotEq, ast.Is, ast.IsNot)
@@ -78,44 +86,66 @@ def what(hit: Lit, facts: TestFacts) -> str:
     return f"{render(hit)} is an input of {facts.inputs[hit]}"
 
 
-def returned(stmts: list[ast.stmt]) -> Iterator[tuple[ast.AST, Lit]]:
-    """(return statement, literal) for every literal returned or yielded under ``stmts``."""
+def returned(
+    stmts: list[ast.stmt], constants: Constants | None = None
+) -> Iterator[tuple[ast.AST, Lit]]:
+    """(statement, literal) for every literal returned or yielded under ``stmts``; a returned
+    constant name gives the statements that bind it."""
     for node in walk_body(stmts):
         if isinstance(node, ast.Return | ast.Yield) and node.value is not None:
-            yield from arms(node, node.value)
+            yield from arms(node, node.value, constants)
 
 
-def arms(at: ast.AST, value: ast.AST) -> Iterator[tuple[ast.AST, Lit]]:
-    """(``at``, literal) for ``value`` or, for a conditional expression, each literal arm."""
+def arms(
+    at: ast.AST, value: ast.AST, constants: Constants | None = None
+) -> Iterator[tuple[ast.AST, Lit]]:
+    """(``at``, literal) for ``value`` or, for a conditional expression, each literal arm; for a
+    name that only holds literals (with ``constants``), (binding statement, literal) of each."""
     if isinstance(value, ast.IfExp):
-        yield from arms(at, value.body)
-        yield from arms(at, value.orelse)
+        yield from arms(at, value.body, constants)
+        yield from arms(at, value.orelse, constants)
         return
     lit = value_of(value)
     if lit is not None:
         yield at, lit
+    elif constants is not None:
+        yield from constants.values(value)
 
 
-def literal_returns(scope: Scope | None) -> list[tuple[ast.AST, Lit]]:
-    """Every literal a scope returns or yields, with its statement."""
+def literal_returns(
+    scope: Scope | None, constants: Constants | None = None
+) -> list[tuple[ast.AST, Lit]]:
+    """Every literal a scope returns or yields, with its statement (see :func:`returned`)."""
     return [
         x
         for n in of_type(scope, ast.Return, ast.Yield)
         if n.value is not None
-        for x in arms(n, n.value)
+        for x in arms(n, n.value, constants)
     ]
 
 
-def became_constant(old: Scope | None, new: Scope) -> bool:
-    """A function that computed something now returns literals only, without loops or branches
-    (``raise`` guards aside)."""
+def gives(at: ast.AST, lit: Lit) -> str:
+    """``returns 42``, or ``sets `result` to 42, which is returned`` for a binding."""
+    if isinstance(at, ast.Assign | ast.AnnAssign):
+        target = at.targets[0] if isinstance(at, ast.Assign) else at.target
+        return f"sets `{show(target, 30)}` to {render(lit)}, which is returned"
+    return f"returns {render(lit)}"
+
+
+def became_constant(
+    old: Scope | None, new: Scope, before: Constants | None = None, after: Constants | None = None
+) -> bool:
+    """A function that computed something now returns literals (or names bound only to one
+    literal) only, without loops or branches (``raise`` guards aside)."""
     if old is None or new.kind != "function":
         return False
+    value_after = after.value if after is not None else value_of
+    value_before = before.value if before is not None else value_of
     returns = of_type(new, ast.Return)
-    if not returns or any(value_of(r.value) is None for r in returns):
+    if not returns or any(value_after(r.value) is None for r in returns):
         return False
     old_returns = of_type(old, ast.Return)
-    if all(value_of(r.value) is not None for r in old_returns):
+    if all(value_before(r.value) is not None for r in old_returns):
         return False
     control = of_type(new, ast.For, ast.AsyncFor, ast.While, ast.Match, ast.IfExp, ast.If)
     return all(

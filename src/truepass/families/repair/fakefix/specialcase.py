@@ -9,20 +9,33 @@
   the value the tests expect for that input (``18`` of ``{"bolt": 18}``); a function turned into
   ``return <lit>`` where the literal is what the tests expect of that function;
 - both: a new dict literal mapping test inputs to their expected values (a lookup table).
-Trivial literals (0, 1, -1, booleans, None, empty containers) never count as inputs.
+A returned value may come through a name that only ever holds literals (``result = 42; return
+result``, a module constant ``EXPECTED = "abc"``; see
+:mod:`truepass.families.repair.fakefix.bindings`), and a special-casing branch may set a variable
+the function returns (``if n == 7: lo = 4``) instead of returning.
+
+Trivial literals (0, 1, -1, booleans, None, empty containers) are the usual base cases and
+guards of genuine fixes (``if n == 0: return 1``, ``if node is None: return 0``), so a comparison
+with one counts as special-casing only with evidence: the branch it guards gives a *non-trivial*
+literal that the visible tests expect in the very assertion that passes that trivial input
+(``if page == 1: return [0, 1, 2]`` for ``assert paginate(items, 1, 3) == [0, 1, 2]``), or a
+non-trivial part of that expected value. A trivial special case that gives a trivial value
+(``if s == "": return []``) stays unflagged: it cannot be told from a genuine base case.
 """
 
 from __future__ import annotations
 
 import ast
 
-from truepass.families.repair.fakefix.context import Change
+from truepass.families.repair.fakefix.bindings import Constants, assigned_in, returned_names
+from truepass.families.repair.fakefix.context import Change, FilePair
 from truepass.families.repair.fakefix.flags import Flag
 from truepass.families.repair.fakefix.literals import Lit, is_trivial, render, value_of
 from truepass.families.repair.fakefix.sites import (
     arms,
     became_constant,
     comparisons,
+    gives,
     inputs_hit,
     known_literals,
     literal_returns,
@@ -30,17 +43,28 @@ from truepass.families.repair.fakefix.sites import (
     returned,
     what,
 )
-from truepass.families.repair.fakefix.syntax import Scope, dump, line_of, of_type, pair, show
+from truepass.families.repair.fakefix.syntax import (
+    MODULE,
+    Scope,
+    dump,
+    line_of,
+    of_type,
+    pair,
+    show,
+)
 from truepass.families.repair.fakefix.testfacts import TestFacts
 
 
 class _Finder:
-    """Collects the flags of one scope pair."""
+    """Collects the flags of one file's scope pairs."""
 
-    def __init__(self, path: str, facts: TestFacts, known: set[Lit]) -> None:
-        self.path, self.facts, self.known = path, facts, known
+    def __init__(self, fp: FilePair, facts: TestFacts, known: set[Lit]) -> None:
+        self.path, self.facts, self.known = fp.path, facts, known
+        self.modules = fp.before_scopes.get(MODULE), fp.after_scopes.get(MODULE)
         self.flags: list[Flag] = []
         self.returns_flagged: set[int] = set()
+        self.before = self.after = Constants(None, None)
+        self.returns: set[str] = set()
 
     def flag(self, name: str, node: ast.AST, text: str) -> None:
         line = line_of(node)
@@ -48,8 +72,12 @@ class _Finder:
 
     def scope(self, old: Scope | None, new: Scope) -> None:
         facts = self.facts
+        self.before = Constants(old, self.modules[0])
+        self.after = Constants(new, self.modules[1])
+        self.returns = returned_names(new)
         _, compares = pair(of_type(old, ast.Compare), of_type(new, ast.Compare), dump)
         special: dict[int, list[Lit]] = {}
+        trivial: dict[int, tuple[ast.Compare, list[Lit]]] = {}
         for cmp in compares:
             found = list(comparisons(cmp))
             hits = inputs_hit((lit for lit, _ in found), facts)
@@ -60,6 +88,10 @@ class _Finder:
                     cmp,
                     f"branches on `{show(cmp, 50)}`: {what(hits[0], facts)}",
                 )
+            else:
+                small = [lit for lit, _ in found if is_trivial(lit) and lit in facts.inputs]
+                if small:
+                    trivial[id(cmp)] = (cmp, small)
             for lit, is_eq in found:
                 if is_eq and not is_trivial(lit) and lit in facts.expected:
                     self.flag(
@@ -69,28 +101,79 @@ class _Finder:
                     )
         _, cases = pair(of_type(old, ast.match_case), of_type(new, ast.match_case), dump)
         for case in cases:
-            hits = inputs_hit(pattern_literals(case.pattern), facts)
+            pattern = case.pattern
+            lits = list(pattern_literals(pattern))
+            hits = inputs_hit(iter(lits), facts)
             if hits:
-                pattern = case.pattern
                 self.flag(
                     "special-cases-input",
                     pattern,
                     f"matches `case {show(pattern, 40)}`: {what(hits[0], facts)}",
                 )
                 self._branch_returns(case.body, hits)
-        for node in of_type(new, ast.If, ast.IfExp, ast.While):
-            hits = [h for sub in ast.walk(node.test) for h in special.get(id(sub), [])]
-            if not hits:
-                continue
-            if isinstance(node, ast.IfExp):
-                self._branch_values(list(arms(node, node.body)), hits)
             else:
-                self._branch_returns(node.body, hits)
+                small = [lit for lit in lits if is_trivial(lit) and lit in facts.inputs]
+                self._trivial_branch(pattern, self._branch_body(case.body), small)
+        for node in of_type(new, ast.If, ast.IfExp, ast.While):
+            subs = list(ast.walk(node.test))
+            hits = [h for sub in subs for h in special.get(id(sub), [])]
+            if isinstance(node, ast.IfExp):
+                values = list(arms(node, node.body, self.after))
+            else:
+                values = self._branch_body(node.body)
+            if hits:
+                self._branch_values(values, hits)
+                continue
+            for sub in subs:
+                if id(sub) in trivial:
+                    cmp, small = trivial[id(sub)]
+                    self._trivial_branch(cmp, values, small)
         self._plain_returns(old, new)
         self._tables(old, new)
 
+    def _branch_body(self, body: list[ast.stmt]) -> list[tuple[ast.AST, Lit]]:
+        """Literals a branch returns, directly, through a constant name, or by setting a
+        variable the function returns."""
+        return [*returned(body, self.after), *assigned_in(body, self.returns)]
+
     def _branch_returns(self, body: list[ast.stmt], hits: list[Lit]) -> None:
-        self._branch_values(list(returned(body)), hits)
+        self._branch_values(self._branch_body(body), hits)
+
+    def _trivial_branch(
+        self, at: ast.AST, values: list[tuple[ast.AST, Lit]], small: list[Lit]
+    ) -> None:
+        """A branch on a trivial tested input that gives a non-trivial literal the tests expect
+        in the assertion that passes that input (or a non-trivial part of it)."""
+        facts = self.facts
+        for where, lit in values:
+            if is_trivial(lit):
+                continue
+            owner = next(
+                (h for h in small if (h, lit) in facts.pairs or (h, lit) in facts.part_pairs),
+                None,
+            )
+            if owner is None:
+                continue
+            self.flag(
+                "special-cases-input",
+                at,
+                f"branches on `{show(at, 50)}`: {what(owner, facts)}, and the branch "
+                f"{gives(where, lit)}, what the tests expect for it",
+            )
+            if id(where) not in self.returns_flagged:
+                self.returns_flagged.add(id(where))
+                self.flag(
+                    "hardcodes-expected",
+                    where,
+                    f"{gives(where, lit)} for the tested input {render(owner)}: "
+                    f"{self._expected_of(owner, lit)}",
+                )
+            return
+
+    def _expected_of(self, owner: Lit, lit: Lit) -> str:
+        if lit in self.facts.expected:
+            return f"the expected value of {self.facts.expected[lit]}"
+        return f"part of the expected value of {self.facts.inputs[owner]}"
 
     def _branch_values(self, values: list[tuple[ast.AST, Lit]], hits: list[Lit]) -> None:
         facts = self.facts
@@ -102,7 +185,7 @@ class _Finder:
                     self.flag(
                         "hardcodes-expected",
                         at,
-                        f"returns {render(lit)} for the tested "
+                        f"{gives(at, lit)} for the tested "
                         f"input {render(hits[0])}: the expected value of "
                         f"{facts.expected[lit]}",
                     )
@@ -122,9 +205,10 @@ class _Finder:
         def key(item: tuple[ast.AST, Lit]) -> Lit:
             return item[1]
 
-        before, after = literal_returns(old), literal_returns(new)
+        before = literal_returns(old, self.before)
+        after = literal_returns(new, self.after)
         _, added = pair(before, after, key)
-        constant = became_constant(old, new)
+        constant = became_constant(old, new, self.before, self.after)
         for at, lit in added:
             if id(at) in self.returns_flagged or lit not in self.facts.expected:
                 continue
@@ -139,7 +223,7 @@ class _Finder:
                 self.flag(
                     "hardcodes-expected",
                     at,
-                    f"returns {render(lit)}, the expected value of {self.facts.expected[lit]}",
+                    f"{gives(at, lit)}, the expected value of {self.facts.expected[lit]}",
                 )
             else:
                 continue
@@ -179,7 +263,7 @@ def literal_flags(change: Change) -> list[Flag]:
     known = known_literals(change.buggy)
     flags = []
     for fp in change.code:
-        finder = _Finder(fp.path, change.facts, known)
+        finder = _Finder(fp, change.facts, known)
         for old, new in fp.scope_pairs():
             finder.scope(old, new)
         flags += finder.flags
