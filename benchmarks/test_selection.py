@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from truepass.answers import Answer
+from truepass.families.repair.family import RepairFamily
 from truepass.families.repair.judge import Judgement, SampleCheck, check_sample, judge
 from truepass.families.repair.schema import RepairSample
 from truepass.judged import JudgeConfig
@@ -70,7 +71,7 @@ def _answers(
             continue
         if s.id not in cached:
             t0 = time.monotonic()
-            ans = templates.solve(s, 0, SolveContext(config=config, check=checks[s.id]))
+            ans = templates.solve(s, 0, SolveContext(RepairFamily(), config, checks[s.id]))
             row = {
                 "sample_id": s.id,
                 "diff": ans.diff if ans else None,

@@ -10,10 +10,11 @@ import pytest
 from factories import FIX, HIDDEN, VISIBLE, sample_dict, write_suite
 from typer.testing import CliRunner
 
-import truepass.families.repair.judge as repair
-from truepass.checking import SampleHealth, SuiteHealth, check_one, health_markdown
+import truepass.families.repair.runners as runners
+from truepass.checking import SampleHealth, SuiteHealth, health_markdown
 from truepass.cli import app
 from truepass.cli.suites import _suite_dir
+from truepass.families.repair.family import RepairFamily
 from truepass.families.repair.schema import RepairSample
 from truepass.families.repair.testrun import TestRun
 from truepass.judged import JudgeConfig
@@ -42,7 +43,7 @@ def _write_dir(root: Path, samples: list[dict[str, object]]) -> Path:
 
 def test_suite_dir_gets_the_report_and_allow_invalid(tmp_path: Path) -> None:
     suite = _write_dir(tmp_path / "suite", [sample_dict(), INVALID])
-    got = runner.invoke(app, ["check-suite", str(suite), "--reruns", "1"])
+    got = runner.invoke(app, ["check-suite", "--suite", str(suite), "--reruns", "1"])
     assert got.exit_code == 1, got.output
     assert "buggy-passes (invalid)" in got.output and "1 invalid" in got.output
     health = json.loads((suite / "health.json").read_text())
@@ -61,13 +62,15 @@ def test_suite_dir_gets_the_report_and_allow_invalid(tmp_path: Path) -> None:
     md = (suite / "health.md").read_text()
     assert "| buggy-passes | invalid | invalid: the buggy code already passes" in md
     assert "| 2 | 1 | 1 | 1 | 0 | 0 | 0 | 0 |" in md
-    allowed = runner.invoke(app, ["check-suite", str(suite), "--reruns", "1", "--allow-invalid"])
+    allowed = runner.invoke(
+        app, ["check-suite", "--suite", str(suite), "--reruns", "1", "--allow-invalid"]
+    )
     assert allowed.exit_code == 0, allowed.output
 
 
 def test_jsonl_suite_reports_only_where_asked(tmp_path: Path) -> None:
     suite = write_suite(tmp_path / "s.jsonl", [REF_FAILS, NOT_OVERFIT])
-    args = ["check-suite", str(suite), "--reruns", "1", "--allow-invalid"]
+    args = ["check-suite", "--suite", str(suite), "--reruns", "1", "--allow-invalid"]
     got = runner.invoke(app, args)
     # reference-fix failures and a known_overfit that is not overfit fail even with the option
     assert got.exit_code == 1, got.output
@@ -122,8 +125,10 @@ def test_a_reference_fix_failing_a_rerun_is_flaky_with_its_tests(
             finished=True, collected=list(ids), outcomes=outcomes,
         )  # fmt: skip
 
-    monkeypatch.setattr(repair, "run_tests", scripted)
-    health, _ = check_one(sample, JudgeConfig(limits=Limits(timeout_s=5), reruns=2))
+    monkeypatch.setattr(runners, "run_tests", scripted)
+    config = JudgeConfig(limits=Limits(timeout_s=5), reruns=2)
+    family = RepairFamily()
+    health = family.health(sample, family.check(sample, config), config)
     assert health.valid and health.status == "flaky", health
     assert health.flaky_tests == ["test_clamp_hidden.py::test_low"]
     assert "after passing in the check" in health.problems[0]

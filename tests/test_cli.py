@@ -25,7 +25,7 @@ def test_suites_lists_the_bundled_suites_and_every_adapter() -> None:
 
 def test_help_on_every_command() -> None:
     for cmd in ("run", "judge", "check-suite", "suites", "summary", "estimate", "report",
-                "compare", "cache", "import"):  # fmt: skip
+                "compare", "cache", "import", "harden"):  # fmt: skip
         got = runner.invoke(app, [cmd, "--help"])
         assert got.exit_code == 0 and "Usage" in got.output, cmd
 
@@ -53,7 +53,7 @@ def test_unknown_solver_and_suite_exit_2(tmp_path: Path) -> None:
     suite = write_suite(tmp_path / "s.jsonl", [sample_dict()])
     got = runner.invoke(app, ["run", "--suite", str(suite), "--solver", "magic"])
     assert got.exit_code == 2 and "unknown solver 'magic'" in got.output
-    got = runner.invoke(app, ["check-suite", "no-such-suite"], terminal_width=300)
+    got = runner.invoke(app, ["check-suite", "--suite", "no-such-suite"], terminal_width=300)
     assert got.exit_code == 2 and "no such suite" in got.output
     assert "FORMAT:PATH with FORMAT one of quixbugs, humanevalfix" in got.output
 
@@ -83,7 +83,7 @@ def test_check_suite_flags_invalid_sample(tmp_path: Path) -> None:
     bad = sample_dict(id="no-overfit", known_overfit=good["fix"])
     suite = write_suite(tmp_path / "s.jsonl", [good, bad])
     report = tmp_path / "health.json"
-    got = runner.invoke(app, ["check-suite", str(suite), "--json", str(report)])
+    got = runner.invoke(app, ["check-suite", "--suite", str(suite), "--json", str(report)])
     assert got.exit_code == 1, got.output
     assert "known_overfit judged correct, not overfit" in got.output
     assert "2 valid, 1 with problems" in got.output
@@ -94,7 +94,7 @@ def test_check_suite_flags_invalid_sample(tmp_path: Path) -> None:
 def test_bad_model_options_exit_2_before_anything_runs(tmp_path: Path) -> None:
     suite = write_suite(tmp_path / "s.jsonl", [sample_dict()])
     for extra, expected in (
-        (["--prompt", "bogus"], "unknown prompt variant 'bogus'"),
+        (["--prompt", "bogus"], "prompt variant 'bogus'"),
         (["--price", "m=abc"], "bad price 'm=abc'"),
         (["--transform", "bogus"], "unknown transform 'bogus'"),
     ):
@@ -124,6 +124,6 @@ def test_check_suite_warns_when_the_reference_fix_itself_is_flagged(tmp_path: Pa
     # a genuine fix that special-cases nothing but is written with the tests' expected literal
     flagged_fix = good["fix"].replace("+        return hi", "+        return hi if hi != 5 else 5")
     suite = write_suite(tmp_path / "s.jsonl", [sample_dict(fix=flagged_fix, known_overfit=None)])
-    got = runner.invoke(app, ["check-suite", str(suite), "--reruns", "1"])
+    got = runner.invoke(app, ["check-suite", "--suite", str(suite), "--reruns", "1"])
     assert got.exit_code == 0, got.output  # a detector false alarm is not a suite fault
     assert "the reference fix is flagged" in got.output and "1 valid, 0 with problems" in got.output

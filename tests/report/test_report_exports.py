@@ -42,18 +42,18 @@ def test_attempts_csv_is_flat_and_complete(tmp_path: Path) -> None:
         r for r in rows if r["solver"] == "baseline:templates" and r["verdict"] == "overfit"
     )
     assert tmpl_overfit["flags"] == "swallows-exception;flaky" and tmpl_overfit["n_flags"] == "2"
-    assert tmpl_overfit["visible_passed"] == "2" and tmpl_overfit["hidden_failed"] == "2"
+    assert tmpl_overfit["visible.passed"] == "2" and tmpl_overfit["hidden.failed"] == "2"
     assert tmpl_overfit["passes_visible"] == "True" and tmpl_overfit["tokens"] == ""
     llm = [r for r in rows if r["solver"] == LLM]
-    assert llm[0]["calls"] == "2" and int(llm[0]["tokens"]) == 680
-    assert float(llm[0]["cost_usd"]) == pytest.approx(0.0005)
-    assert llm[1]["regressions"] == "1" and llm[1]["regression_tests"] == "test_hidden.py::test_b"
-    # fields added to records later become NAME.SUB columns; deeper objects stay JSON
+    assert llm[0]["usage.calls"] == "2" and int(llm[0]["tokens"]) == 680
+    assert float(llm[0]["usage.cost_usd"]) == pytest.approx(0.0005)
+    assert llm[1]["n_regressions"] == "1" and llm[1]["regressions"] == "test_hidden.py::test_b"
+    # object-valued fields become NAME.SUB columns; deeper objects stay JSON
     assert llm[0]["quality.lines_added"] == "1" and llm[0]["localisation.hit_line"] == "True"
     assert json.loads(llm[0]["localisation.touched"]) == {"clamp.py": [5]}
     assert XSS in llm[2]["details"]  # text is exported as is
     invalid = next(r for r in rows if r["verdict"] == "invalid-sample")
-    assert invalid["counted"] == "False" and invalid["hidden_expected"] == ""
+    assert invalid["counted"] == "False" and invalid["hidden.expected"] == ""
 
 
 def test_attempts_json_keeps_every_record(tmp_path: Path) -> None:

@@ -6,6 +6,7 @@ import pytest
 from template_samples import NONE_CHECK, OFF_BY_ONE, UNFIXABLE, WRONG_COMPARISON
 
 from truepass.errors import SandboxError
+from truepass.families.repair.family import RepairFamily
 from truepass.families.repair.judge import check_sample, judge
 from truepass.families.repair.schema import RepairSample
 from truepass.judged import JudgeConfig
@@ -31,7 +32,7 @@ pytestmark = pytest.mark.skipif(not _sandbox_works(), reason="no working sandbox
 def _solve(solver: TemplateSolver, sample: RepairSample):  # type: ignore[no-untyped-def]
     check = check_sample(sample, CONFIG)
     assert check.valid, check.reason
-    answer = solver.solve(sample, 0, SolveContext(config=CONFIG, check=check))
+    answer = solver.solve(sample, 0, SolveContext(RepairFamily(), CONFIG, check))
     return answer, check
 
 
@@ -84,11 +85,13 @@ def test_never_reads_hidden_tests_fix_or_known_overfit() -> None:
             "tests": NONE_CHECK.tests.model_copy(update={"hidden": {"test_h.py": "assert 0\n"}}),
         }
     )
-    ctx = SolveContext(config=CONFIG, check=check)
+    ctx = SolveContext(RepairFamily(), CONFIG, check)
     a, b = TemplateSolver().solve(NONE_CHECK, 0, ctx), TemplateSolver().solve(blind, 0, ctx)
     assert a is not None and b is not None and a.diff == b.diff
 
 
 def test_invalid_sample_is_not_searched() -> None:
     check = check_sample(NONE_CHECK, CONFIG).model_copy(update={"valid": False})
-    assert TemplateSolver().solve(NONE_CHECK, 0, SolveContext(config=CONFIG, check=check)) is None
+    assert (
+        TemplateSolver().solve(NONE_CHECK, 0, SolveContext(RepairFamily(), CONFIG, check)) is None
+    )

@@ -30,9 +30,9 @@ from truepass.analysis.stats import (
     paired_bootstrap_ci,
     wilson,
 )
-from truepass.vocabulary import NOT_COUNTED, PASSES_VISIBLE, Verdict
 from truepass.errors import InputError
 from truepass.records import AttemptRecord, is_correct, read_results
+from truepass.vocabulary import NOT_COUNTED, PASSES_VISIBLE, Verdict
 
 Metric = Literal["correct", "plausible"]
 METRICS: tuple[Metric, ...] = ("correct", "plausible")
@@ -248,10 +248,14 @@ def _arm(name: str, run: Path, solver: str, records: list[AttemptRecord]) -> _Ar
             samples=len(by_sample),
             attempts=len(records),
             invalid_samples=sorted(
-                s for s, rs in by_sample.items() if any(r.verdict is Verdict.INVALID_SAMPLE for r in rs)
+                s
+                for s, rs in by_sample.items()
+                if any(r.verdict is Verdict.INVALID_SAMPLE for r in rs)
             ),
             infra_errors=sorted(
-                s for s, rs in by_sample.items() if any(r.verdict is Verdict.INFRA_ERROR for r in rs)
+                s
+                for s, rs in by_sample.items()
+                if any(r.verdict is Verdict.INFRA_ERROR for r in rs)
             ),
         )
     )
@@ -394,3 +398,8 @@ def _probe(orig: _ArmData, obf: _ArmData, resamples: int, seed: int) -> LeakageP
 
 def _list(ci: tuple[float, float] | None) -> list[float] | None:
     return None if ci is None else [ci[0], ci[1]]
+
+
+def _having(by_sample: dict[str, list[AttemptRecord]], verdict: Verdict) -> list[str]:
+    """Samples any of whose attempts has ``verdict``."""
+    return sorted(s for s, rs in by_sample.items() if any(r.verdict is verdict for r in rs))

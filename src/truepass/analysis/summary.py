@@ -18,7 +18,6 @@ if TYPE_CHECKING:
     from truepass.families.base import Family
 
 
-
 class Rates(BaseModel):
     """Counts and rates over the attempts that count (not invalid samples, not infra errors)."""
 

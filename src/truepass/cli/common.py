@@ -13,7 +13,9 @@ from rich.console import Console
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+from truepass.checkcache import OFF
 from truepass.errors import InputError, TruepassError
+from truepass.executors import EXECUTOR_HELP
 from truepass.judged import JudgeConfig
 from truepass.sandbox import Limits
 from truepass.suites.loader import Suite, load_suite
@@ -22,9 +24,12 @@ from truepass.suites.loader import Suite, load_suite
 out_console = Console() if sys.stdout.isatty() else Console(width=140)
 err_console = Console(stderr=True)
 
-SuiteOpt = Annotated[str, typer.Option("--suite", "-s", help="Bundled suite name or path.")]
+SuiteOpt = Annotated[
+    str, typer.Option("--suite", "-s", help="Bundled suite name, path, or FORMAT:PATH.")
+]
 OutOpt = Annotated[Path, typer.Option("--out", "-o", help="Run directory (resumable).")]
-JobsOpt = Annotated[int, typer.Option("--jobs", "-j", min=1, help="Attempts judged in parallel.")]
+JobsOpt = Annotated[int, typer.Option("--jobs", "-j", min=1, help="Sandboxed jobs run at once "
+    "(attempts judged, samples checked, inputs run): the pool size.")]  # fmt: skip
 TimeoutOpt = Annotated[
     float, typer.Option("--timeout", min=1.0, help="Seconds per test run before it is killed.")
 ]
@@ -32,9 +37,25 @@ TransformOpt = Annotated[
     str | None,
     typer.Option("--transform", help="Rewrite the suite first: 'obfuscate' (leakage probe)."),
 ]
+RERUNS_HELP = "Extra runs of a passing answer, to detect flakiness"
 RerunsOpt = Annotated[
-    int, typer.Option("--reruns", min=0, help="Extra runs of a passing attempt (flakiness).")
+    int, typer.Option("--reruns", min=0, help=f"{RERUNS_HELP} (each passing attempt).")
 ]
+CheckRerunsOpt = Annotated[int, typer.Option("--reruns", min=1, help=f"{RERUNS_HELP} (here the "
+    "reference answer; default 2, one more than a run, so that an unstable reference shows up "
+    "as flaky).")]  # fmt: skip
+ExecutorOpt = Annotated[str, typer.Option("--executor", help=EXECUTOR_HELP)]
+CheckCacheOpt = Annotated[str | None, typer.Option("--check-cache", help="File of sample checks "
+    "shared between runs on this machine (default ~/.cache/truepass/checks.sqlite or "
+    "$TRUEPASS_CHECK_CACHE); 'off' checks every sample again.")]  # fmt: skip
+
+
+def check_cache_setting(value: str | None) -> Path | bool:
+    """``--check-cache`` as the back end takes it: True (the default file), False (``off``) or
+    the file given."""
+    if value is None:
+        return True
+    return False if value.strip().lower() in OFF else Path(value)
 
 
 def print_error(exc: Exception) -> None:

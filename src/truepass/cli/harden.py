@@ -11,7 +11,7 @@ from rich import box
 from rich.markup import escape
 from rich.table import Table
 
-from truepass.cli.common import errors, load, out_console, progress
+from truepass.cli.common import JobsOpt, errors, load, out_console, progress
 from truepass.errors import InputError
 
 MAX_ROWS = 40
@@ -35,7 +35,7 @@ def harden_cmd(
     time_bound: Annotated[
         float, typer.Option("--time-bound", min=0.05, help="CPU seconds per input.")
     ] = 1.0,
-    workers: Annotated[int, typer.Option(min=1, help="Sandboxed workers.")] = 2,
+    jobs: JobsOpt = 2,
     report: Annotated[
         Path | None,
         typer.Option("--report", help="A run directory: print pass@1 visible -> hardened."),
@@ -59,7 +59,7 @@ def harden_cmd(
 
         loaded = load(suite)
         config = HardenConfig(per_problem=per_problem, seed=seed, max_mutants=mutants,
-                              time_bound_s=time_bound, workers=workers)  # fmt: skip
+                              time_bound_s=time_bound, workers=jobs)  # fmt: skip
         with progress() as update:
             hardened, result = harden_suite(loaded, config, limit=limit, progress=update)
         write_suite_dir(hardened, out)

@@ -12,9 +12,14 @@ from rich.table import Table
 
 from truepass.analysis.summary import Summary
 from truepass.cli.common import (
+    CheckCacheOpt,
+    CheckRerunsOpt,
+    ExecutorOpt,
     JobsOpt,
+    SuiteOpt,
     TimeoutOpt,
     TransformOpt,
+    check_cache_setting,
     errors,
     judge_config,
     load,
@@ -24,34 +29,40 @@ from truepass.cli.common import (
 )  # fmt: skip
 from truepass.cli.tables import print_summary
 from truepass.errors import InputError
+from truepass.executors import parse_executor
 from truepass.suites.loader import bundled_dir, bundled_suites, load_suite
+from truepass.vocabulary import CheckStatus
 
 
 def check_suite_cmd(
-    suite: Annotated[str, typer.Argument(help="Bundled suite name or path.")],
+    suite: SuiteOpt,
     jobs: JobsOpt = 2,
     timeout: TimeoutOpt = 60.0,
-    reruns: Annotated[int, typer.Option(min=1, help="Reruns of the reference fix.")] = 2,
+    reruns: CheckRerunsOpt = 2,
     json_out: Annotated[Path | None, typer.Option("--json", help="Also write a report.")] = None,
     out: Annotated[Path | None, typer.Option("--out", "-o", help="Directory for health.json and "
         "health.md (default: the suite directory, when the suite is one).")] = None,
     allow_invalid: Annotated[bool, typer.Option("--allow-invalid", help="Exit 0 when the only "
         "problems are samples whose buggy code already passes the visible tests.")] = False,
     transform: TransformOpt = None,
+    executor: ExecutorOpt = "local",
+    check_cache: CheckCacheOpt = None,
 ) -> None:  # fmt: skip
-    """Validate a suite: buggy code fails, reference fix passes stably, overfit patches overfit.
+    """Validate a suite: each sample's check passes (e.g. a repair sample's buggy code fails, its
+    reference fix passes), the reference answer passes stably and the null answer does not.
 
     Writes health.json and health.md into the suite directory (or --out). Exits 1 when any
     sample has a problem (with --allow-invalid, unless all of them are invalid samples).
     """
-    from truepass.checking import STATUSES, check_suite, write_health
+    from truepass.checking import check_suite, write_health
 
     with errors():
+        spec = parse_executor(executor)
         loaded = load(suite, transform)
         with progress() as update:
-            health = check_suite(
-                loaded, config=judge_config(timeout, reruns), jobs=jobs, progress=update
-            )
+            health = check_suite(loaded, config=judge_config(timeout, reruns), jobs=jobs,
+                                 executor=spec, check_cache=check_cache_setting(check_cache),
+                                 progress=update)  # fmt: skip
     if json_out:
         json_out.write_text(health.model_dump_json(indent=2) + "\n", encoding="utf-8")
     for s in health.problems:
@@ -62,13 +73,15 @@ def check_suite_cmd(
             out_console.print(f"[yellow]{escape(s.sample_id)}[/]: {escape(warning)}",
                               highlight=False, soft_wrap=True)  # fmt: skip
     n, c = len(health.samples), health.counts
-    kinds = ", ".join(f"{c[k]} {k}" for k in STATUSES[1:] if c[k])
+    kinds = ", ".join(f"{c[k]} {k}" for k in CheckStatus if k is not CheckStatus.OK and c[k])
+    overfit = c["known_overfit"]  # repair samples may carry a known_overfit patch
     out_console.print(
         f"{loaded.name}: {n} samples, {health.valid} valid, {len(health.problems)} with problems"
         + (f" ({kinds})" if kinds else "")
-        + f"; known_overfit judged overfit {c['known_overfit_overfit']}/{c['known_overfit']}; "
-        f"sandbox {health.sandbox_tier}"
-    )
+        + (f"; known_overfit judged overfit {c['known_overfit_overfit']}/{overfit}" if overfit
+           else "")
+        + f"; sandbox {health.sandbox_tier}"
+    )  # fmt: skip
     where = out or (_suite_dir(suite, loaded.path) if transform is None else None)
     if where is not None:
         try:

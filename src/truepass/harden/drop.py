@@ -13,8 +13,8 @@ from collections import defaultdict
 
 from pydantic import BaseModel, Field
 
-from truepass.vocabulary import NOT_COUNTED, PASSES_VISIBLE
 from truepass.records import AttemptRecord, is_correct
+from truepass.vocabulary import NOT_COUNTED, PASSES_VISIBLE
 
 
 class Drop(BaseModel):

@@ -20,7 +20,8 @@ from truepass.paths import user_cache_dir
 from truepass.report import charts
 from truepass.report.load import all_attempts, load_runs
 from truepass.report.stats import defect_types, solver_stats, verdict_order
-from truepass.report.views import FLAG_HELP, VERDICT_HELP, attempt_view
+from truepass.report.views import attempt_view
+from truepass.vocabulary import FLAG_MEANING, VERDICT_MEANING
 
 
 def _asset(name: str) -> str:
@@ -100,12 +101,13 @@ def render_report(run_dirs: list[Path]) -> str:
         "defect_types": defect_types(stats),
         "flags_seen": flags_seen,
         "flag_counts": Counter(f for v in views for f in v.flag_names),
-        "flag_help": FLAG_HELP,
-        "verdict_help": VERDICT_HELP,
+        "flag_help": FLAG_MEANING,
+        "verdict_help": {v.value: text for v, text in VERDICT_MEANING.items()},
         "verdict_colour": charts.verdict_colour,
         "solver_colour": charts.solver_colour,
         "any_model": any(s.uses_model for s in stats),
         "pass_k": any(len(s.pass_at_k) > 1 for s in stats),
+        "family_metrics": any(s.metrics for s in stats),
         "charts": {
             "verdicts": charts.verdict_chart(stats),
             "defects": charts.defect_chart(stats),

@@ -24,6 +24,8 @@ class Attempt:
     """the solver as shown in the report: its name, prefixed by the run when two runs share it"""
     index: int = 0
     """position in the report (1-based), used for the ``#attempt-N`` pages"""
+    family: str = "repair"
+    """the task family of the run's suite (from its manifest)"""
 
 
 @dataclass
@@ -72,9 +74,13 @@ def load_runs(run_dirs: list[Path]) -> list[Run]:
         if names[name] > 1:
             name = f"{name}#{names[name]}"
         run = Run(path=run_dir, name=name, manifest=_manifest(run_dir))
+        suite = run.manifest.get("suite")
+        family = str(suite.get("family", "repair")) if isinstance(suite, dict) else "repair"
         for record in records:
             raw = record.model_dump(mode="json")
-            run.attempts.append(Attempt(record=record, raw=raw, run=name, label=record.solver))
+            run.attempts.append(
+                Attempt(record=record, raw=raw, run=name, label=record.solver, family=family)
+            )
         runs.append(run)
     solver_runs: dict[str, set[str]] = {}
     for run in runs:

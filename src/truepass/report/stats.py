@@ -7,24 +7,17 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
-from truepass.analysis.summary import NOT_COUNTED, Rates, SolverSummary, summarize
+from truepass.analysis.summary import Rates, SolverSummary, summarize
+from truepass.errors import InputError
+from truepass.families import registry
+from truepass.families.base import Family
 from truepass.report.load import Attempt
+from truepass.vocabulary import PASSES_VISIBLE, Verdict
 
 Z95 = 1.959963984540054
 
 # Order of verdicts in tables and charts: from the best outcome to the ones that are not counted.
-VERDICTS = [
-    "correct",
-    "plausible",
-    "overfit",
-    "fails-visible",
-    "broken",
-    "apply-failed",
-    "no-patch",
-    "timeout",
-    "invalid-sample",
-    "infra-error",
-]
+VERDICTS = [v.value for v in Verdict]
 
 
 def wilson(successes: int, n: int, z: float = Z95) -> tuple[float, float] | None:
@@ -108,6 +101,8 @@ class SolverStats:
     infra_errors: list[str]
     median_judge_s: float | None
     pass_at_k: dict[str, float]
+    metrics: dict[str, float] = field(default_factory=dict)
+    """what the suite's task family computes (:meth:`truepass.families.base.Family.metrics`)"""
     model_attempts: int = 0
     tokens: int = 0
     cost_usd: float | None = 0.0
@@ -134,7 +129,8 @@ def solver_stats(attempts: list[Attempt]) -> list[SolverStats]:
     out = []
     for label, group in by_label.items():
         records = [a.record.model_copy(update={"solver": label}) for a in group]
-        summary: SolverSummary = summarize(records[0].suite, records).solvers[0]
+        family = _family(group[0].family)
+        summary: SolverSummary = summarize(records[0].suite, records, family).solvers[0]
         used = [a.record.usage for a in group if a.record.usage is not None]
         costs = [u.cost_usd for u in used]
         tokens = sum(u.prompt_tokens + u.completion_tokens for u in used)
@@ -146,14 +142,13 @@ def solver_stats(attempts: list[Attempt]) -> list[SolverStats]:
                 by_defect_type={t: rate_row(r) for t, r in summary.by_defect_type.items()},
                 flags=summary.flags,
                 flagged_passes=sum(
-                    1
-                    for a in group
-                    if a.record.flags and a.record.verdict in {"plausible", "overfit", "correct"}
+                    1 for a in group if a.record.flags and a.record.verdict in PASSES_VISIBLE
                 ),
                 invalid_samples=summary.invalid_samples,
                 infra_errors=summary.infra_errors,
                 median_judge_s=summary.median_judge_s,
                 pass_at_k=summary.pass_at_k,
+                metrics=summary.metrics,
                 model_attempts=len(used),
                 tokens=tokens,
                 cost_usd=None if any(c is None for c in costs) else sum(c or 0.0 for c in costs),
@@ -163,12 +158,16 @@ def solver_stats(attempts: list[Attempt]) -> list[SolverStats]:
     return out
 
 
+def _family(name: str) -> Family | None:
+    """The family of a run, when this truepass knows it (its metrics are left out otherwise)."""
+    try:
+        return registry.get(name)()
+    except InputError:
+        return None
+
+
 def defect_types(stats: list[SolverStats]) -> list[str]:
     return sorted({t for s in stats for t in s.by_defect_type})
-
-
-def counted(verdict: str) -> bool:
-    return verdict not in NOT_COUNTED
 
 
 def verdict_order(stats: list[SolverStats]) -> list[str]:

@@ -5,46 +5,47 @@ from __future__ import annotations
 import pytest
 from factories import FIXED, HIDDEN, VISIBLE, sample_dict
 
-import truepass.families.repair.judge as repair
+import truepass.families.repair.runners as runners
 from truepass.answers import Answer
 from truepass.errors import SandboxError
-from truepass.families.repair.judge import SampleCheck, check_sample, judge
+from truepass.families.repair.checks import RepairCheck
+from truepass.families.repair.judge import check_sample, judge
 from truepass.families.repair.schema import RepairSample
 from truepass.families.repair.testrun import TestRun
-from truepass.judged import JudgeConfig
+from truepass.judged import JudgeConfig, Judged
 from truepass.sandbox import Limits
-from truepass.vocabulary import Verdict
+from truepass.vocabulary import PASSES_VISIBLE, Verdict
 
 CONFIG = JudgeConfig(limits=Limits(timeout_s=20), reruns=0)
 SAMPLE = RepairSample.model_validate(sample_dict())
 
 
 @pytest.fixture(scope="module")
-def check() -> SampleCheck:
+def check() -> RepairCheck:
     got = check_sample(SAMPLE, CONFIG)
     assert got.valid, got.reason
     return got
 
 
-def _judge(check: SampleCheck, answer: Answer | None) -> repair.Judgement:
+def _judge(check: RepairCheck, answer: Answer | None) -> Judged:
     return judge(SAMPLE, answer, check, CONFIG)
 
 
-def test_check_collects_expected_ids(check: SampleCheck) -> None:
+def test_check_collects_expected_ids(check: RepairCheck) -> None:
     assert check.visible_ids == ["test_clamp.py::test_high", "test_clamp.py::test_mid"]
     assert len(check.hidden_ids) == 2
     assert check.buggy_failing == ["test_clamp.py::test_high"]
     assert check.tier in ("bwrap", "rlimits-only")
 
 
-def test_reference_is_correct_and_overfit_is_overfit(check: SampleCheck) -> None:
+def test_reference_is_correct_and_overfit_is_overfit(check: RepairCheck) -> None:
     good = _judge(check, Answer(diff=SAMPLE.fix))
     assert good.verdict == Verdict.CORRECT, good.details
     assert good.visible and good.visible.passed == 2 and good.hidden and good.hidden.passed == 2
     assert _judge(check, Answer(diff=SAMPLE.known_overfit)).verdict == Verdict.OVERFIT
 
 
-def test_noop_and_no_patch(check: SampleCheck) -> None:
+def test_noop_and_no_patch(check: RepairCheck) -> None:
     noop = _judge(check, Answer(diff=""))
     assert noop.verdict == Verdict.FAILS_VISIBLE
     assert noop.visible and noop.visible.failing == ["test_clamp.py::test_high"]
@@ -68,12 +69,12 @@ CHEATS = {
 
 
 @pytest.mark.parametrize("name", sorted(CHEATS))
-def test_cheating_code_does_not_pass(check: SampleCheck, name: str) -> None:
+def test_cheating_code_does_not_pass(check: RepairCheck, name: str) -> None:
     got = _judge(check, Answer(files={"clamp.py": CHEATS[name] + FIXED}))
-    assert got.verdict not in repair.PASSES_VISIBLE, (name, got.verdict, got.details)
+    assert got.verdict not in PASSES_VISIBLE, (name, got.verdict, got.details)
 
 
-def test_added_conftest_and_test_edits_are_dropped(check: SampleCheck) -> None:
+def test_added_conftest_and_test_edits_are_dropped(check: RepairCheck) -> None:
     conftest = (
         "import pytest\n\n@pytest.hookimpl(hookwrapper=True)\n"
         "def pytest_runtest_makereport(item, call):\n"
@@ -95,7 +96,7 @@ def test_added_conftest_and_test_edits_are_dropped(check: SampleCheck) -> None:
     assert "conftest.py" in got.details and "test_clamp.py" in got.details
 
 
-def test_hidden_tests_stay_hidden_from_visible_run(check: SampleCheck) -> None:
+def test_hidden_tests_stay_hidden_from_visible_run(check: RepairCheck) -> None:
     # code that imports only where the hidden test file is present: it must never be in the
     # visible phase's workspace
     spy = "import os\nassert os.path.exists('test_clamp_hidden.py')\n"
@@ -103,25 +104,25 @@ def test_hidden_tests_stay_hidden_from_visible_run(check: SampleCheck) -> None:
     assert got.verdict == Verdict.BROKEN and got.visible and got.visible.passed == 0
 
 
-def test_shadowing_pytest_or_reporter_fails(check: SampleCheck) -> None:
+def test_shadowing_pytest_or_reporter_fails(check: RepairCheck) -> None:
     fake = "import sys\nsys.exit(0)\n"
     got = _judge(check, Answer(files={"pytest.py": fake, "_truepass_reporter.py": fake}))
     assert got.verdict == Verdict.FAILS_VISIBLE
 
 
-def test_syntax_and_import_errors_are_broken(check: SampleCheck) -> None:
+def test_syntax_and_import_errors_are_broken(check: RepairCheck) -> None:
     syntax = _judge(check, Answer(files={"clamp.py": "def clamp(:\n"}))
     assert syntax.verdict == Verdict.BROKEN and "syntax error in clamp.py line 1" in syntax.details
     imp = _judge(check, Answer(files={"clamp.py": "import no_such_module_xyz\n" + FIXED}))
     assert imp.verdict == Verdict.BROKEN
 
 
-def test_apply_failed(check: SampleCheck) -> None:
+def test_apply_failed(check: RepairCheck) -> None:
     bad = SAMPLE.fix.replace("if x > hi", "if y > hi")
     assert _judge(check, Answer(diff=bad)).verdict == Verdict.APPLY_FAILED
 
 
-def test_infinite_loop_is_timeout(check: SampleCheck) -> None:
+def test_infinite_loop_is_timeout(check: RepairCheck) -> None:
     config = JudgeConfig(limits=Limits(timeout_s=3), reruns=0)
     loop = FIXED + "\nwhile True:\n    pass\n"
     got = judge(SAMPLE, Answer(files={"clamp.py": loop}), check, config)
@@ -129,10 +130,10 @@ def test_infinite_loop_is_timeout(check: SampleCheck) -> None:
 
 
 def test_infra_errors_are_retried_then_recorded(
-    check: SampleCheck, monkeypatch: pytest.MonkeyPatch
+    check: RepairCheck, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     calls = {"n": 0}
-    real = repair.run_tests
+    real = runners.run_tests
 
     def flaky_sandbox(*args: object, **kwargs: object) -> TestRun:
         calls["n"] += 1
@@ -140,20 +141,20 @@ def test_infra_errors_are_retried_then_recorded(
             raise SandboxError("bwrap: cannot mount")
         return real(*args, **kwargs)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(repair, "run_tests", flaky_sandbox)
+    monkeypatch.setattr(runners, "run_tests", flaky_sandbox)
     got = _judge(check, Answer(diff=SAMPLE.fix))
     assert got.verdict == Verdict.CORRECT and got.infra_retries == 1
 
     def broken_sandbox(*args: object, **kwargs: object) -> TestRun:
         raise SandboxError("bwrap: cannot mount")
 
-    monkeypatch.setattr(repair, "run_tests", broken_sandbox)
+    monkeypatch.setattr(runners, "run_tests", broken_sandbox)
     got = _judge(check, Answer(diff=SAMPLE.fix))
     assert got.verdict == Verdict.INFRA_ERROR and "cannot mount" in got.details
 
 
 def test_disagreeing_rerun_is_flagged_flaky_and_the_worse_verdict_stands(
-    check: SampleCheck, monkeypatch: pytest.MonkeyPatch
+    check: RepairCheck, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Scripted test runs (the sandbox is exercised above): the hidden phase fails on rerun."""
     hidden_runs = {"n": 0}
@@ -170,13 +171,13 @@ def test_disagreeing_rerun_is_flagged_flaky_and_the_worse_verdict_stands(
             finished=True, collected=list(ids), outcomes=dict.fromkeys(ids, outcome),
         )  # fmt: skip
 
-    monkeypatch.setattr(repair, "run_tests", scripted)
+    monkeypatch.setattr(runners, "run_tests", scripted)
     got = judge(SAMPLE, Answer(diff=SAMPLE.fix), check, JudgeConfig(reruns=2))
     assert got.verdict == Verdict.OVERFIT
     assert "flaky" in got.flags
 
 
-def test_regression_of_a_test_the_buggy_code_passed(check: SampleCheck) -> None:
+def test_regression_of_a_test_the_buggy_code_passed(check: RepairCheck) -> None:
     # fixes the visible failure but breaks clamp below lo, which the buggy code got right
     breaks_low = FIXED.replace(
         "    if x < lo:\n        return lo", "    if x < lo:\n        return hi"

@@ -15,7 +15,8 @@ from factories import sample_dict, write_suite
 
 from truepass.answers import Answer
 from truepass.families.repair import selection
-from truepass.families.repair.judge import SampleCheck, check_sample, judge
+from truepass.families.repair.checks import RepairCheck
+from truepass.families.repair.judge import check_sample, judge
 from truepass.families.repair.schema import RepairSample
 from truepass.families.repair.selection import (
     MODULE,
@@ -141,14 +142,14 @@ PATCHES = {
 
 
 @pytest.fixture(scope="module")
-def check() -> SampleCheck:
+def check() -> RepairCheck:
     got = check_sample(SAMPLE, ON)
     assert got.valid, got.reason
     assert len(got.hidden_ids) == 26
     return got
 
 
-def test_check_holds_the_coverage_map(check: SampleCheck) -> None:
+def test_check_holds_the_coverage_map(check: RepairCheck) -> None:
     cmap = check.hidden_coverage
     assert cmap is not None and set(cmap) == set(check.hidden_ids)
     assert cmap[DISCOUNT[3]] == ["shop/prices.py::discount"]
@@ -161,7 +162,7 @@ def test_check_holds_the_coverage_map(check: SampleCheck) -> None:
 
 
 @pytest.mark.parametrize("name", sorted(PATCHES))
-def test_same_verdict_with_and_without_selection(check: SampleCheck, name: str) -> None:
+def test_same_verdict_with_and_without_selection(check: RepairCheck, name: str) -> None:
     answer = Answer(diff=_diff(PATCHES[name]))
     on = judge(SAMPLE, answer, check, ON)
     off = judge(SAMPLE, answer, check, OFF)
@@ -199,7 +200,7 @@ def test_same_verdict_with_and_without_selection(check: SampleCheck, name: str) 
         assert on.hidden == off.hidden.model_copy(update={"selection": sel})
 
 
-def test_default_is_off_however_many_hidden_tests(check: SampleCheck) -> None:
+def test_default_is_off_however_many_hidden_tests(check: RepairCheck) -> None:
     assert len(check.hidden_ids) > 20
     got = judge(SAMPLE, Answer(diff=SAMPLE.fix), check, AUTO)
     assert got.hidden is not None and got.hidden.selection is None
@@ -210,7 +211,7 @@ def test_default_is_off_however_many_hidden_tests(check: SampleCheck) -> None:
 
 
 def test_map_is_measured_once_when_the_check_lacks_it(
-    check: SampleCheck, monkeypatch: pytest.MonkeyPatch
+    check: RepairCheck, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     calls = []
     real = selection.from_run

@@ -51,7 +51,7 @@ def test_broad_handler_swallows(handler: str) -> None:
     "handler",
     [
         "except ValueError:\n            continue",
-        "except (KeyError, TypeError):\n            pass",
+        "except (KeyError, ValueError):\n            pass",
         "except Exception as exc:\n            raise RuntimeError(token) from exc",
     ],
 )
@@ -61,6 +61,12 @@ def test_narrow_or_reraising_handler_is_fine(handler: str) -> None:
 
 def test_bug_hiding_handler() -> None:
     patched = _wrap("except AttributeError:\n            return []")
+    assert "swallows-exception" in names(detect(PARSE, patched, TESTS))
+
+
+def test_type_error_around_old_code_is_hidden() -> None:
+    # narrow, but TypeError around code that was already there hides a None token (issue 12)
+    patched = _wrap("except (KeyError, TypeError):\n            pass")
     assert "swallows-exception" in names(detect(PARSE, patched, TESTS))
 
 

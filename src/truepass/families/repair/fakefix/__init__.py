@@ -6,10 +6,12 @@ a one-line explanation naming the line it points at. Every detector looks only a
 adds or removes: functions are matched by qualified name and statements are compared within the
 same function, so code the patch leaves alone never raises a flag.
 
-Known limits (measured by ``benchmarks/fakefix_detectors.py``): a special case on a derived value
-(``text == "102030"`` when the test passes ``"#102030"``) or on a trivial literal
-(``page == 1``) is not seen; rewrites that replace a loop by arithmetic or an explicit ``if``
-chain can look like deleted functionality.
+Known limits (measured by ``benchmarks/fakefix_detectors.py``, see docs/benchmarks.md): a
+special case on a trivial literal (``page == 1``) is seen only when its branch gives a
+non-trivial value the tests expect for that input, so ``start = 0 if page == 1 else ...`` and
+``if s == "": return []`` pass; a narrow handler that swallows an error around a single old
+statement is taken for a genuine fix unless it catches ``TypeError``; rewrites that replace a loop
+by arithmetic or an explicit ``if`` chain can look like deleted functionality.
 """
 
 from __future__ import annotations

@@ -1,0 +1,89 @@
+"""The model options (panel "Models" of ``run`` and ``estimate``), declared once and handed to
+the command as one :class:`~truepass.solvers.LLMOptions`.
+
+:func:`model_options` is a decorator: the command takes ``llm: LLMOptions`` (keyword-only); typer
+sees the options of :data:`MODEL_OPTIONS` in its place, and the command gets the settings object
+built from them by :func:`llm_options`.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+from collections.abc import Callable
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from truepass.solvers import LLMOptions
+
+M = "Models"
+PROMPT_HELP = (
+    "Prompt variant (repeat for several): code-only, description, feedback, root-cause for "
+    "repair suites; codegen suites take code-only."
+)
+
+# parameter name -> (annotation, default); the order is the order of --help
+MODEL_OPTIONS: dict[str, tuple[Any, Any]] = {
+    "prompt": (Annotated[list[str] | None, typer.Option(
+        "--prompt", help=PROMPT_HELP, rich_help_panel=M)], None),
+    "samples": (Annotated[int, typer.Option(
+        min=1, help="Attempts per sample (pass@k).", rich_help_panel=M)], 1),
+    "temperature": (Annotated[float, typer.Option(
+        min=0.0, help="Sampling temperature.", rich_help_panel=M)], 0.0),
+    "max_tokens": (Annotated[int, typer.Option(
+        min=16, help="Completion token limit.", rich_help_panel=M)], 1024),
+    "seed": (Annotated[int, typer.Option(
+        help="Base sampling seed (attempt i uses seed+i).", rich_help_panel=M)], 0),
+    "rounds": (Annotated[int, typer.Option(
+        min=1, help="Rounds of the feedback variant.", rich_help_panel=M)], 3),
+    "fault_hint": (Annotated[bool, typer.Option("--fault-hint", help="Show models the suite's "
+        "fault lines (not comparable with runs without; recorded in the solver name).",
+        rich_help_panel=M)], False),
+    "templates": (Annotated[Path | None, typer.Option("--templates", help="Directory of prompt "
+        "templates overriding the bundled ones by file name.", rich_help_panel=M)], None),
+    "price": (Annotated[list[str] | None, typer.Option("--price", help="MODEL=IN,OUT in USD per "
+        "million input/output tokens (repeatable).", rich_help_panel=M)], None),
+    "cache": (Annotated[Path | None, typer.Option("--cache", help="Response cache file (default "
+        "~/.cache/truepass/responses.sqlite or $TRUEPASS_CACHE).", rich_help_panel=M)], None),
+    "no_cache": (Annotated[bool, typer.Option("--no-cache", help="Neither read nor write the "
+        "response cache.", rich_help_panel=M)], False),
+    "model_config": (Annotated[Path | None, typer.Option("--model-config", help="TOML with "
+        "per-model base_url, api_key_env, concurrency, retries, timeout.",
+        rich_help_panel=M)], None),
+}  # fmt: skip
+
+
+def llm_options(
+    *, prompt: list[str] | None, price: list[str] | None, fault_hint: bool,
+    templates: Path | None, cache: Path | None, no_cache: bool, **same: Any,
+) -> LLMOptions:  # fmt: skip
+    """The settings object from the parsed model options (those named as its fields pass as
+    they are)."""
+    return LLMOptions(
+        variants=tuple(prompt or ("code-only",)), prices=tuple(price or ()),
+        given_fault=fault_hint, template_dir=templates, cache_path=cache, use_cache=not no_cache,
+        **same,
+    )  # fmt: skip
+
+
+def model_options(command: Callable[..., None]) -> Callable[..., None]:
+    """Give ``command`` the model options in place of its keyword-only ``llm`` parameter."""
+    signature = inspect.signature(command, eval_str=True)
+    if "llm" not in signature.parameters:
+        raise TypeError(f"{command.__name__} takes no 'llm' parameter")
+    params = [p for p in signature.parameters.values() if p.name != "llm"]
+    params += [
+        inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, annotation=kind, default=default)
+        for name, (kind, default) in MODEL_OPTIONS.items()
+    ]
+
+    @functools.wraps(command)
+    def wrapper(**values: Any) -> None:
+        llm = llm_options(**{name: values.pop(name) for name in MODEL_OPTIONS})
+        command(**values, llm=llm)
+
+    wrapper.__signature__ = signature.replace(parameters=params)  # type: ignore[attr-defined]
+    wrapper.__annotations__ = {p.name: p.annotation for p in params} | {"return": None}
+    return wrapper

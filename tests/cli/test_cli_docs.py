@@ -1,0 +1,115 @@
+"""docs/cli.md cannot drift from the commands: every long option a command's ``--help`` lists
+appears in the synopsis of that command's section.
+
+A section is a ``## `truepass NAME ...` `` heading and the text up to the next ``## `` heading;
+its synopsis is its first fenced block. A group's subcommands (``cache stats``, ``cache clear``)
+share the group's section.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+
+import click
+import pytest
+import typer.main
+
+from truepass.cli import app
+
+DOC = Path(__file__).resolve().parents[2] / "docs" / "cli.md"
+_HEADING = re.compile(r"^## `truepass (?P<name>[\w-]+)[^`]*`\s*$", re.MULTILINE)
+_FENCE = re.compile(r"^```[^\n]*\n(?P<body>.*?)^```", re.MULTILINE | re.DOTALL)
+
+
+def sections(doc: str) -> dict[str, str]:
+    """Command name -> its section's text (heading excluded)."""
+    out: dict[str, str] = {}
+    heads = list(_HEADING.finditer(doc))
+    for head in heads:
+        rest = doc[head.end() :]
+        following = re.search(r"^## ", rest, re.MULTILINE)
+        out[head["name"]] = rest[: following.start()] if following else rest
+    return out
+
+
+def synopsis(section: str) -> str:
+    """The first fenced block of a section ('' when it has none)."""
+    block = _FENCE.search(section)
+    return block["body"] if block else ""
+
+
+def undocumented(doc: str, name: str, options: Iterable[str]) -> list[str]:
+    """The options missing from the synopsis of command ``name`` (all of them when the command
+    has no section). ``--cache`` is not found in ``--check-cache`` or ``--cache-dir``."""
+    text = synopsis(sections(doc).get(name, ""))
+    return [o for o in options if not re.search(rf"(?<![\w-]){re.escape(o)}(?![\w-])", text)]
+
+
+def commands(
+    command: click.Command | None = None, path: tuple[str, ...] = ()
+) -> Iterator[tuple[str, click.Command]]:
+    """Every command of the app, by its words after ``truepass`` (``cache stats``)."""
+    command = command or typer.main.get_command(app)
+    if isinstance(command, click.Group):
+        for name, sub in command.commands.items():
+            yield from commands(sub, (*path, name))
+    else:
+        yield " ".join(path), command
+
+
+def long_options(command: click.Command) -> list[str]:
+    """The long options ``--help`` lists (both sides of an on/off pair; ``--help`` aside)."""
+    return [
+        o
+        for p in command.params
+        if isinstance(p, click.Option) and not p.hidden
+        for o in (*p.opts, *p.secondary_opts)
+        if o.startswith("--") and o != "--help"
+    ]
+
+
+COMMANDS = dict(commands())
+
+
+def test_every_command_has_a_section() -> None:
+    documented = sections(DOC.read_text(encoding="utf-8"))
+    missing = sorted({path.split()[0] for path in COMMANDS} - set(documented))
+    assert not missing, f"docs/cli.md has no '## `truepass NAME`' section for {missing}"
+
+
+@pytest.mark.parametrize("path", sorted(COMMANDS))
+def test_every_option_is_in_the_synopsis_of_its_command(path: str) -> None:
+    options = long_options(COMMANDS[path])
+    missing = undocumented(DOC.read_text(encoding="utf-8"), path.split()[0], options)
+    assert not missing, f"docs/cli.md: the synopsis of `truepass {path}` lacks {missing}"
+
+
+def test_the_commands_are_all_seen() -> None:
+    assert {"run", "judge", "estimate", "check-suite", "harden", "cache stats"} <= set(COMMANDS)
+    assert {"--no-test-selection", "--executor", "--prompt"} <= set(long_options(COMMANDS["run"]))
+
+
+DOC_SAMPLE = """# Command line
+## `truepass x`
+```
+truepass x --suite NAME [--check-cache FILE|off] [--a|--no-a]
+```
+Prose naming `--prose-only`.
+
+## `truepass y DIR`
+Prints something.
+"""
+
+
+def test_the_check_fails_on_a_missing_option() -> None:
+    assert undocumented(DOC_SAMPLE, "x", ["--suite", "--check-cache", "--a", "--no-a"]) == []
+    assert undocumented(DOC_SAMPLE, "x", ["--suite", "--no-such-option"]) == ["--no-such-option"]
+    # a prefix or suffix of a documented option, or an option only in the prose, is missing
+    assert undocumented(DOC_SAMPLE, "x", ["--cache", "--check", "--prose-only"]) == [
+        "--cache", "--check", "--prose-only",
+    ]  # fmt: skip
+    assert undocumented(DOC_SAMPLE, "y", ["--out"]) == ["--out"]  # a section without synopsis
+    assert undocumented(DOC_SAMPLE, "z", ["--out"]) == ["--out"]  # no section at all
+    assert set(sections(DOC_SAMPLE)) == {"x", "y"}
