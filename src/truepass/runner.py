@@ -37,6 +37,7 @@ from truepass.executors import (
 )
 from truepass.families.base import Family
 from truepass.judged import JudgeConfig, Judged, SampleCheck
+from truepass.models.base import ModelUnavailable
 from truepass.records import AttemptRecord
 from truepass.sandbox import sandbox_tier
 from truepass.solvers.base import SolveContext, Solver, refusal
@@ -213,6 +214,8 @@ def run(
                               for a in range(sv.attempts(s))})  # fmt: skip
         manifest = _manifest(suite, solvers, config, jobs, limit)
         if tasks:
+            for solver in {s.name: s for s, _, _ in tasks}.values():
+                solver.prepare()
             where = open_executor(spec, family, secrets.token_hex(4))
             cache = open_check_cache(check_cache, config)
         manifest["executor"] = where.describe() if where else {"spec": spec.text}
@@ -363,6 +366,8 @@ def _solve_then_judge(
         return
     try:
         answer = solver.solve(sample, attempt, SolveContext(family, config, check))
+    except ModelUnavailable:  # nothing can work: the run stops with this one message
+        raise
     except SolverError as exc:  # the model or tool failed, not the candidate: retried on resume
         on_done(_Ready(AttemptRecord(
             **base,

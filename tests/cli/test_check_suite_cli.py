@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sqlite3
 from pathlib import Path
 from typing import Any
 
@@ -59,14 +60,18 @@ def test_a_codegen_suite_is_checked(tmp_path: Path) -> None:
     ]  # fmt: skip
 
 
-def test_the_check_cache_serves_a_second_check(tmp_path: Path) -> None:
+def test_check_cache_option_keeps_the_checks_in_the_file_given(tmp_path: Path) -> None:
     suite = write_lines(tmp_path / "gen.jsonl", [codegen_line(), NEG])
     cache = tmp_path / "checks.sqlite"
-    for _ in range(2):
-        got = runner.invoke(app, ["check-suite", "--suite", str(suite), "--check-cache", str(cache)])
+    for _ in range(2):  # the second check-suite reads the checks the first one stored
+        args = ["check-suite", "--suite", str(suite), "--check-cache", str(cache)]
+        got = runner.invoke(app, args)
         assert got.exit_code == 0, got.output
         assert "2 samples, 2 valid" in got.output
-    assert cache.is_file()
+    with sqlite3.connect(cache) as db:
+        assert db.execute("SELECT sample_id FROM checks ORDER BY 1").fetchall() == [
+            ("add-1",), ("neg-1",),
+        ]  # fmt: skip
 
 
 def test_a_malformed_codegen_suite_exits_2_naming_file_line_and_field(tmp_path: Path) -> None:

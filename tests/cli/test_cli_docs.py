@@ -11,8 +11,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator
 from pathlib import Path
+from typing import Any
 
-import click
 import pytest
 import typer.main
 
@@ -47,24 +47,23 @@ def undocumented(doc: str, name: str, options: Iterable[str]) -> list[str]:
     return [o for o in options if not re.search(rf"(?<![\w-]){re.escape(o)}(?![\w-])", text)]
 
 
-def commands(
-    command: click.Command | None = None, path: tuple[str, ...] = ()
-) -> Iterator[tuple[str, click.Command]]:
-    """Every command of the app, by its words after ``truepass`` (``cache stats``)."""
+def commands(command: Any = None, path: tuple[str, ...] = ()) -> Iterator[tuple[str, Any]]:
+    """Every command of the app (click commands: typer's own copy of click), by its words after
+    ``truepass`` (``cache stats``)."""
     command = command or typer.main.get_command(app)
-    if isinstance(command, click.Group):
+    if hasattr(command, "commands"):  # a group
         for name, sub in command.commands.items():
             yield from commands(sub, (*path, name))
     else:
         yield " ".join(path), command
 
 
-def long_options(command: click.Command) -> list[str]:
+def long_options(command: Any) -> list[str]:
     """The long options ``--help`` lists (both sides of an on/off pair; ``--help`` aside)."""
     return [
         o
         for p in command.params
-        if isinstance(p, click.Option) and not p.hidden
+        if p.param_type_name == "option" and not p.hidden
         for o in (*p.opts, *p.secondary_opts)
         if o.startswith("--") and o != "--help"
     ]

@@ -39,6 +39,11 @@ class Solver(Protocol):
         """Why this solver cannot work on ``family``'s samples, or None when it can."""
         ...
 
+    def prepare(self) -> None:
+        """Called once before the run solves anything: fail here, with one clear error, when
+        nothing can work (a model endpoint that cannot be reached or refuses the key)."""
+        ...
+
     def attempts(self, sample: Any) -> int:
         """How many attempts this solver makes on ``sample`` (0 skips it)."""
         ...
@@ -46,6 +51,22 @@ class Solver(Protocol):
     def solve(self, sample: Any, attempt: int, ctx: SolveContext) -> Answer | None:
         """Answer for one attempt; None when nothing usable came out (judged ``no-patch``)."""
         ...
+
+
+class SolverBase:
+    """Defaults of the :class:`Solver` protocol: any family, one attempt, nothing to prepare."""
+
+    name: str
+    families: frozenset[str] | None = None
+
+    def serves(self, family: Family) -> str | None:
+        return None
+
+    def prepare(self) -> None:
+        return None
+
+    def attempts(self, sample: Any) -> int:
+        return 1
 
 
 def refusal(solver: Solver, family: Family) -> str | None:

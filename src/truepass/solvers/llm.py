@@ -9,7 +9,13 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from truepass.answers import Answer
-from truepass.models.base import Completion, GenerationParams, Message, Model
+from truepass.models.base import (
+    Completion,
+    GenerationParams,
+    Message,
+    Model,
+    preflight_models,
+)
 from truepass.models.cost import Price, cost_usd
 from truepass.solvers.base import SolveContext
 from truepass.solvers.settings import LLMOptions
@@ -46,6 +52,9 @@ class LLMSolver:
             f"prompt variant '{self.variant}' does not apply to {family.name} samples "
             f"(--prompt: {', '.join(family.prompt_variants)})"
         )
+
+    def prepare(self) -> None:
+        preflight_models([self.model])
 
     def attempts(self, sample: Any) -> int:
         return self.options.samples

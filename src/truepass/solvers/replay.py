@@ -16,7 +16,7 @@ from pydantic import ValidationError
 from truepass.answers import Answer, Label
 from truepass.errors import InputError
 from truepass.jsonlines import json_objects
-from truepass.solvers.base import SolveContext
+from truepass.solvers.base import SolveContext, SolverBase
 
 if TYPE_CHECKING:
     from truepass.families.base import Family
@@ -77,10 +77,8 @@ def _answer(obj: dict[str, Any], where: str, patch_id: str | None) -> Answer:
     return Answer(diff=value, patch_id=patch_id)
 
 
-class ReplaySolver:
+class ReplaySolver(SolverBase):
     """Replays the answers of a file, attempt by attempt, on any family that takes their kinds."""
-
-    families = None
 
     def __init__(self, path: Path, known_ids: set[str] | None = None):
         self.name = f"replay:{path}"

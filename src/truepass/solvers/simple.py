@@ -3,43 +3,26 @@ fix, the canonical solution), ``noop`` the family's null answer (the unchanged c
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from truepass.answers import Answer
-from truepass.solvers.base import SolveContext
-
-if TYPE_CHECKING:
-    from truepass.families.base import Family
+from truepass.solvers.base import SolveContext, SolverBase
 
 
-class OracleSolver:
+class OracleSolver(SolverBase):
     """Submits the reference answer: the upper bound, and a check of the suite itself."""
 
     name = "oracle"
-    families = None
-
-    def serves(self, family: Family) -> str | None:
-        return None
-
-    def attempts(self, sample: Any) -> int:
-        return 1
 
     def solve(self, sample: Any, attempt: int, ctx: SolveContext) -> Answer | None:
         return ctx.family.reference_answer(sample)
 
 
-class NoopSolver:
+class NoopSolver(SolverBase):
     """Submits the null answer (changes nothing): any solver must beat it, and it never passes.
     A family without a null answer gets None (judged ``no-patch``)."""
 
     name = "noop"
-    families = None
-
-    def serves(self, family: Family) -> str | None:
-        return None
-
-    def attempts(self, sample: Any) -> int:
-        return 1
 
     def solve(self, sample: Any, attempt: int, ctx: SolveContext) -> Answer | None:
         return ctx.family.null_answer(sample)

@@ -20,14 +20,13 @@ import itertools
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from truepass.answers import Answer
 from truepass.families.repair.checks import RepairCheck
 from truepass.families.repair.schema import RepairSample
 from truepass.patches.apply import unified_diff
 from truepass.sandbox import Limits
-from truepass.solvers.base import SolveContext
+from truepass.solvers.base import SolveContext, SolverBase
 from truepass.solvers.mutations import EXPR_OPERATORS, OPERATORS, Mutant, render
 from truepass.solvers.sbfl import (
     Localisation,
@@ -43,9 +42,6 @@ from truepass.solvers.sourcefile import (
     function_params,
     header_roots,
 )
-
-if TYPE_CHECKING:
-    from truepass.families.base import Family
 
 _EMPTY_RESULT = {
     "len": "0", "sum": "0", "int": "0", "float": "0", "abs": "0", "round": "0", "str": '""',
@@ -291,7 +287,7 @@ def candidates(sample: RepairSample, loc: Localisation, per_op: int = 12) -> Ite
             yield Candidate(m, {**sample.files, m.file: text}, rank, sl.score)
 
 
-class TemplateSolver:
+class TemplateSolver(SolverBase):
     """Generate-and-validate repair with mutation operators and fix templates.
 
     Args:
@@ -320,9 +316,6 @@ class TemplateSolver:
         self.per_operator = per_operator
 
     families = frozenset({"repair"})  # a repair tool: runs refuse it on other task families
-
-    def serves(self, family: Family) -> str | None:
-        return None
 
     def attempts(self, sample: RepairSample) -> int:
         """One attempt: the search is deterministic."""
