@@ -54,7 +54,8 @@ def imports_of(name: str, path: Path, known: set[str]) -> set[str]:
                 anchor = package.split(".")
                 anchor = anchor[: len(anchor) - (node.level - 1)]
                 base = ".".join([*anchor, base] if base else anchor)
-            targets = [f"{base}.{a.name}" for a in node.names] + [base]
+            # each name is a submodule (an edge to it) or something the module defines
+            targets = [f"{base}.{a.name}" for a in node.names]
         else:
             continue
         for target in targets:
@@ -71,14 +72,7 @@ def imports_of(name: str, path: Path, known: set[str]) -> set[str]:
 def import_graph() -> dict[str, set[str]]:
     modules = module_names()
     known = set(modules)
-    graph = {name: imports_of(name, path, known) for name, path in modules.items()}
-    # `from truepass.x import y` with y a module also names the package truepass.x; that edge
-    # only runs the package's __init__, which is not a cycle unless __init__ imports back
-    for name, deps in graph.items():
-        for dep in list(deps):
-            if any(other.startswith(dep + ".") for other in deps):
-                deps.discard(dep)
-    return graph
+    return {name: imports_of(name, path, known) for name, path in modules.items()}
 
 
 def cycles(graph: dict[str, set[str]]) -> list[list[str]]:

@@ -1,4 +1,4 @@
-"""Models: LLM endpoints behind solvers (DESIGN.md, "Models").
+"""Models: LLM endpoints behind solvers (docs/models.md).
 
 ``make_model("openai:gpt-4o-mini")``, ``make_model("local:smollm2")`` or
 ``make_model("local:/path/model.gguf")``; pass a :class:`ResponseCache` to answer reruns from it.

@@ -1,9 +1,9 @@
 """What every model backend is: chat messages in, a :class:`Completion` out.
 
-A **Model** (DESIGN.md, "Vocabulary") is an LLM endpoint behind a solver. Backends live in sibling
-modules (``openai_compat``, ``local_llama``); :func:`truepass.models.make_model` turns a spec
-such as ``openai:gpt-4o-mini`` or ``local:smollm2`` into one, optionally wrapped in the response
-cache.
+A **Model** (docs/architecture.md, "Vocabulary") is an LLM endpoint behind a solver. Backends
+live in sibling modules (``openai_compat``, ``local_llama``); :func:`truepass.models.make_model`
+turns a spec such as ``openai:gpt-4o-mini`` or ``local:smollm2`` into one, optionally wrapped in
+the response cache.
 
 Before any sample a run calls :func:`preflight_models` once on its models: an endpoint that cannot
 be reached at all or refuses the key (or a local GGUF that is gone) stops the run with one
