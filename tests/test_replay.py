@@ -4,7 +4,7 @@ import json
 from pathlib import Path
 
 import pytest
-from factories import FIX
+from factories import FIX, sample_dict, write_suite
 
 from truepass.errors import InputError
 from truepass.solvers.replay import read_patches
@@ -58,3 +58,18 @@ def test_missing_and_empty_files(tmp_path: Path) -> None:
         read_patches(tmp_path / "none.jsonl")
     with pytest.raises(InputError, match="holds no patches"):
         read_patches(_write(tmp_path, [""]))
+
+
+def test_a_replayed_answer_kind_the_family_does_not_take_is_refused(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from truepass.cli import app
+
+    suite = write_suite(tmp_path / "s.jsonl", [sample_dict()])
+    answers = tmp_path / "answers.jsonl"
+    answers.write_text(json.dumps({"sample_id": "clamp-1", "text": "a summary"}) + "\n")
+    got = CliRunner().invoke(
+        app, ["judge", "--suite", str(suite), "--patches", str(answers), "--out", str(tmp_path)]
+    )
+    assert got.exit_code == 2
+    assert "repair samples take files, patch answers, not text" in " ".join(got.output.split())

@@ -39,7 +39,8 @@ class Family:
     """The pydantic model of one suite line; it must have ``id`` and ``leakage`` fields."""
     check_type: ClassVar[type[SampleCheck]] = SampleCheck
     answer_kinds: ClassVar[frozenset[AnswerKind]] = frozenset()
-    """What solvers may answer with (an answer of another kind is judged ``no-patch``)."""
+    """What solvers may answer with, besides nothing (``AnswerKind.NONE``, judged ``no-patch``);
+    a replayed answer of another kind is refused before the run."""
     prompt_variants: ClassVar[tuple[str, ...]] = ()
     """Prompt variants (``--prompt``) a model solver may use on this family; none: no models."""
 

@@ -17,6 +17,7 @@ from truepass.answers import Answer, Label
 from truepass.errors import InputError
 from truepass.jsonlines import json_objects
 from truepass.solvers.base import SolveContext, SolverBase
+from truepass.vocabulary import AnswerKind
 
 if TYPE_CHECKING:
     from truepass.families.base import Family
@@ -86,7 +87,7 @@ class ReplaySolver(SolverBase):
 
     def serves(self, family: Family) -> str | None:
         kinds = {a.kind for answers in self.patches.values() for a in answers}
-        foreign = sorted(kinds - family.answer_kinds)
+        foreign = sorted(kinds - family.answer_kinds - {AnswerKind.NONE})
         if not foreign:
             return None
         return (

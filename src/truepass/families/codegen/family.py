@@ -25,7 +25,7 @@ class CodegenFamily(Family):
     name = "codegen"
     sample_type = CodegenSample
     check_type = CodegenCheck
-    answer_kinds = frozenset({AnswerKind.FILES, AnswerKind.NONE})
+    answer_kinds = frozenset({AnswerKind.FILES})
     prompt_variants = ("code-only",)
 
     def __init__(self, workers: int = 2) -> None:

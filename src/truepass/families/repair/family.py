@@ -23,7 +23,7 @@ class RepairFamily(Family):
     name = "repair"
     sample_type = RepairSample
     check_type = RepairCheck
-    answer_kinds = frozenset({AnswerKind.PATCH, AnswerKind.FILES, AnswerKind.NONE})
+    answer_kinds = frozenset({AnswerKind.PATCH, AnswerKind.FILES})
     prompt_variants = ("code-only", "description", "feedback", "root-cause")
 
     def check(self, sample: Any, config: JudgeConfig) -> SampleCheck:
