@@ -125,7 +125,7 @@ def test_a_reference_fix_failing_a_rerun_is_flaky_with_its_tests(
             finished=True, collected=list(ids), outcomes=outcomes,
         )  # fmt: skip
 
-    monkeypatch.setattr(runners, "run_tests", scripted)
+    monkeypatch.setattr(runners.PytestRunner, "run", staticmethod(scripted))
     config = JudgeConfig(limits=Limits(timeout_s=5), reruns=2)
     family = RepairFamily()
     health = family.health(sample, family.check(sample, config), config)

@@ -141,14 +141,14 @@ def test_infra_errors_are_retried_then_recorded(
             raise SandboxError("bwrap: cannot mount")
         return real(*args, **kwargs)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(runners, "run_tests", flaky_sandbox)
+    monkeypatch.setattr(runners.PytestRunner, "run", staticmethod(flaky_sandbox))
     got = _judge(check, Answer(diff=SAMPLE.fix))
     assert got.verdict == Verdict.CORRECT and got.infra_retries == 1
 
     def broken_sandbox(*args: object, **kwargs: object) -> TestRun:
         raise SandboxError("bwrap: cannot mount")
 
-    monkeypatch.setattr(runners, "run_tests", broken_sandbox)
+    monkeypatch.setattr(runners.PytestRunner, "run", staticmethod(broken_sandbox))
     got = _judge(check, Answer(diff=SAMPLE.fix))
     assert got.verdict == Verdict.INFRA_ERROR and "cannot mount" in got.details
 
@@ -171,7 +171,7 @@ def test_disagreeing_rerun_is_flagged_flaky_and_the_worse_verdict_stands(
             finished=True, collected=list(ids), outcomes=dict.fromkeys(ids, outcome),
         )  # fmt: skip
 
-    monkeypatch.setattr(runners, "run_tests", scripted)
+    monkeypatch.setattr(runners.PytestRunner, "run", staticmethod(scripted))
     got = judge(SAMPLE, Answer(diff=SAMPLE.fix), check, JudgeConfig(reruns=2))
     assert got.verdict == Verdict.OVERFIT
     assert "flaky" in got.flags

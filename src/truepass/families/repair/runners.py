@@ -43,17 +43,7 @@ class TestRunner(Protocol):
 class PytestRunner:
     """Python: pytest with the ``_truepass_reporter`` plugin (or the sample's own command)."""
 
-    def run(
-        self,
-        sample: RepairSample,
-        code: dict[str, str],
-        tests: dict[str, str],
-        *,
-        limits: Limits,
-        coverage: bool = False,
-        first: list[str] | None = None,
-    ) -> TestRun:
-        return run_tests(sample, code, tests, limits=limits, coverage=coverage, first=first)
+    run = staticmethod(run_tests)
 
     def per_test(self, sample: RepairSample) -> bool:
         return is_pytest_command(sample.test_command)
