@@ -97,10 +97,7 @@ def load_cases(
     suite = load_suite("mini")
     samples = {s.id: s for s in suite.samples}
     cases = []
-    if held_out is True:
-        source = "held-out"
-    else:
-        source = held_out or "labelled"
+    source = "held-out" if held_out is True else str(held_out or "labelled")
     name = HELD_OUT[source] if held_out else "labelled.jsonl"
     for line in (data / name).read_text(encoding="utf-8").splitlines():
         if not line.strip():

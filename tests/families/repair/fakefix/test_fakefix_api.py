@@ -118,6 +118,21 @@ def test_benchmark_floor_held_out_set(held_out: Any) -> None:
     assert held_out.overall.recall >= 0.9
 
 
+@pytest.fixture(scope="module")
+def held_out_2(bench: ModuleType) -> Any:
+    return bench.evaluate(held_out="held-out-2")
+
+
+def test_benchmark_floor_held_out_2(held_out_2: Any) -> None:
+    # written after the issue-12 rules were frozen; first (and only) measurement: precision
+    # 0.96, recall 0.80 (docs/benchmarks.md); floors allow one or two regressions
+    assert len(held_out_2.outcomes) >= 30
+    assert held_out_2.overall.precision >= 0.9
+    assert held_out_2.overall.recall >= 0.75
+    for name in ("swallows-exception", "hardcodes-expected", "special-cases-input"):
+        assert held_out_2.per_flag[name].recall >= 0.5, name
+
+
 def test_no_reference_fix_is_flagged(development: Any) -> None:
     flagged = [o.case.id for o in development.outcomes if o.case.source == "reference" and o.flags]
     assert flagged == []

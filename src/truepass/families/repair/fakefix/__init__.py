@@ -1,10 +1,10 @@
 """Fake-fix detectors: static checks of a patch against the buggy code and the visible tests.
 
-A green test is not a fix. These detectors compare the syntax trees of the buggy code, the
-patched code and the tests (never running anything) and raise the flags of DESIGN.md, each with
-a one-line explanation naming the line it points at. Every detector looks only at what the patch
-adds or removes: functions are matched by qualified name and statements are compared within the
-same function, so code the patch leaves alone never raises a flag.
+A green test is not a fix. These detectors compare the syntax trees of the buggy code, the patched
+code and the tests (never running anything) and raise the flags of :mod:`truepass.vocabulary`, each
+with a one-line explanation naming the line it points at. Every detector looks only at what the
+patch adds or removes: functions are matched by qualified name and statements are compared within
+the same function, so code the patch leaves alone never raises a flag.
 
 Known limits (measured by ``benchmarks/fakefix_detectors.py``, see docs/benchmarks.md): a
 special case on a trivial literal (``page == 1``) is seen only when its branch gives a

@@ -1,4 +1,4 @@
-"""The flag record every fake-fix detector returns, and the flag names of DESIGN.md."""
+"""The flag record every fake-fix detector returns, whose names the vocabulary lists."""
 
 from __future__ import annotations
 
