@@ -39,3 +39,17 @@ def names(flags: list[Flag]) -> set[str]:
 def only(flags: list[Flag], name: str) -> list[Flag]:
     """The flags of one name."""
     return [f for f in flags if f.name == name]
+
+
+# a binary search for an insertion point with an off-by-one upper bound
+INSERT_AT = """
+def insert_at(xs, target):
+    lo, hi = 0, len(xs) - 1
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if xs[mid] < target:
+            lo = mid + 1
+        else:
+            hi = mid
+    return lo
+"""

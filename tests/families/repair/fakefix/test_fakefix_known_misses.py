@@ -10,7 +10,7 @@ from __future__ import annotations
 import ast
 
 import pytest
-from fakefix_helpers import detect, names, only, src
+from fakefix_helpers import INSERT_AT, detect, names, only, src
 
 from truepass.families.repair.fakefix.bindings import Constants
 from truepass.families.repair.fakefix.syntax import parse, scopes
@@ -146,17 +146,7 @@ def test_old_handler_is_not_new() -> None:
 
 # ---------------------------------------------------------------- 2. hard-coding through a name
 
-SEARCH = """
-def insert_at(xs, target):
-    lo, hi = 0, len(xs) - 1
-    while lo < hi:
-        mid = (lo + hi) // 2
-        if xs[mid] < target:
-            lo = mid + 1
-        else:
-            hi = mid
-    return lo
-"""
+SEARCH = INSERT_AT
 SEARCH_TESTS = """
 from mod import insert_at
 

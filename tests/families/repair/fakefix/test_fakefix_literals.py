@@ -5,22 +5,12 @@ from __future__ import annotations
 import ast
 
 import pytest
-from fakefix_helpers import detect, names, only, src
+from fakefix_helpers import INSERT_AT, detect, names, only, src
 
 from truepass.families.repair.fakefix.literals import is_trivial, value_of
 from truepass.families.repair.fakefix.testfacts import collect
 
-BUGGY = """
-def insert_at(xs, target):
-    lo, hi = 0, len(xs) - 1
-    while lo < hi:
-        mid = (lo + hi) // 2
-        if xs[mid] < target:
-            lo = mid + 1
-        else:
-            hi = mid
-    return lo
-"""
+BUGGY = INSERT_AT
 TESTS = """
 from mod import insert_at
 
