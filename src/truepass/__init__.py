@@ -5,13 +5,18 @@ The public API is small and flat::
     import truepass
     suite = truepass.load_suite("mini")
     result = truepass.run(suite, [truepass.make_solver("oracle")], Path("runs/x"))
+
+A new task family subclasses :class:`Family` and is made known with :func:`register_family`
+(docs/architecture.md, "How to add a family").
 """
 
 from __future__ import annotations
 
 from truepass.answers import Answer
 from truepass.errors import InputError, PatchError, SandboxError, SuiteError, TruepassError
-from truepass.judged import JudgeConfig
+from truepass.families.base import Family
+from truepass.families.registry import register as register_family
+from truepass.judged import JudgeConfig, Judged, SampleCheck
 from truepass.runner import run
 from truepass.solvers import make_solver
 from truepass.suites.loader import Suite, load_suite
@@ -19,9 +24,12 @@ from truepass.vocabulary import Verdict
 
 __all__ = [
     "Answer",
+    "Family",
     "InputError",
     "JudgeConfig",
+    "Judged",
     "PatchError",
+    "SampleCheck",
     "SandboxError",
     "Suite",
     "SuiteError",
@@ -29,5 +37,6 @@ __all__ = [
     "Verdict",
     "load_suite",
     "make_solver",
+    "register_family",
     "run",
 ]
