@@ -14,6 +14,7 @@ from pathlib import Path
 
 from truepass import sqlitedb
 from truepass.records import AttemptRecord
+from truepass.vocabulary import Verdict
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS attempts (
@@ -61,7 +62,8 @@ class Store:
         """Keys of attempts that need no more work (everything but infra errors)."""
         with self._lock:
             rows = self._db.execute(
-                "SELECT solver, sample_id, attempt FROM attempts WHERE verdict != 'infra-error'"
+                "SELECT solver, sample_id, attempt FROM attempts WHERE verdict != ?",
+                (Verdict.INFRA_ERROR.value,),
             ).fetchall()
         return {(s, i, a) for s, i, a in rows}
 
@@ -74,7 +76,7 @@ class Store:
                     record.solver,
                     record.sample_id,
                     record.attempt,
-                    record.verdict,
+                    record.verdict.value,
                     record.model_dump_json(),
                 ),
             )
