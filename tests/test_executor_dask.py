@@ -168,7 +168,7 @@ class DieOnce(WorkerPlugin):
         self.marker, self.sample_id = marker, sample_id
 
     def setup(self, worker: Any) -> None:
-        from truepass.families.builtin_old import RepairFamily
+        from truepass.families.repair.family import RepairFamily
 
         original = RepairFamily.judge
         marker, target = self.marker, self.sample_id
