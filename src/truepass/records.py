@@ -5,7 +5,13 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from pydantic import ConfigDict, Field, ValidationError
+from pydantic import (
+    ConfigDict,
+    Field,
+    SerializerFunctionWrapHandler,
+    ValidationError,
+    model_serializer,
+)
 
 from truepass.errors import InputError
 from truepass.judged import Judged
@@ -31,6 +37,12 @@ class AttemptRecord(Judged):
     usage: Usage | None = Field(None, description="model calls, tokens, latency, cost")
     parse: str | None = Field(None, description="how the model's answer was parsed")
     solver_meta: dict[str, object] = Field(default_factory=dict)
+
+    @model_serializer(mode="wrap")
+    def _in_reading_order(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        # the attempt first, then what the judge returned (RECORD_FIELDS), then any extra field
+        data: dict[str, Any] = handler(self)
+        return {k: data[k] for k in RECORD_FIELDS if k in data} | data
 
     @classmethod
     def of(cls, judged: Judged, **fields: Any) -> AttemptRecord:

@@ -195,7 +195,7 @@ def test_attempt_page_shows_flags_rounds_diff_and_new_fields(run_dir: Path) -> N
     assert "Fix the bug in clamp.py (round 1)." in first and "Here is the fix:" in first
     # a flag without details is explained from the flag's definition
     tmpl = page.section_text("attempt-14")
-    assert "swallows-exception" in tmpl and "broad or empty exception handler" in tmpl
+    assert "swallows-exception" in tmpl and "exception handler that hides errors" in tmpl
     assert "reruns of the passing attempt disagreed" in tmpl
 
 
