@@ -11,9 +11,11 @@ from pathlib import Path
 import pytest
 
 from truepass.checkcache import CheckCache, code_hash, default_path, environment_key
+from truepass.checking import check_suite
 from truepass.errors import SandboxError
 from truepass.judged import JudgeConfig
 from truepass.runner import run
+from truepass.sandbox import Limits
 from truepass.solvers import make_solvers
 from truepass.suites.loader import load_suite
 
@@ -137,9 +139,15 @@ def test_a_new_run_directory_reuses_the_checks_of_an_earlier_run(tmp_path: Path)
     third = run(suite, solvers[:1], tmp_path / "three", check_cache=cache)
     assert third.summary.solvers[0].overall.verdicts == {"invalid-sample": 1}
 
-    # Another judge configuration, or no cache at all: checked again.
-    run(suite, solvers[:1], tmp_path / "four", check_cache=cache, config=JudgeConfig(reruns=0))
+    # Other limits, or no cache at all: checked again. Other reruns: the same check (a check
+    # runs each test once), so check-suite (2 reruns) and runs (1) share their checks.
+    other = JudgeConfig(limits=Limits(timeout_s=31.0))
+    run(suite, solvers[:1], tmp_path / "four", check_cache=cache, config=other)
     assert _manifest(tmp_path / "four")["check_cache"]["hits"] == 0  # type: ignore[index]
+    health = check_suite(suite, check_cache=cache)  # reruns=2: the forged check is shared
+    assert [(h.status, h.problems) for h in health.samples] == [
+        ("invalid", ["invalid: from the cache"])
+    ]
     fifth = run(suite, solvers[:1], tmp_path / "five", check_cache=False)
     assert _manifest(tmp_path / "five")["check_cache"] is None
     assert fifth.summary.solvers[0].overall.verdicts == {"correct": 1}

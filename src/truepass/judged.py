@@ -8,8 +8,6 @@ command line import it without loading any family's judge.
 
 from __future__ import annotations
 
-from typing import Any
-
 from pydantic import (
     BaseModel,
     ConfigDict,
@@ -95,13 +93,13 @@ class SampleCheck(BaseModel):
     reason: str = ""
     tier: str = Field("", description="the sandbox tier the check ran in")
 
-    @model_validator(mode="before")
-    @classmethod
-    def _status_of_old_checks(cls, data: Any) -> Any:
-        # checks stored before the status existed: valid ones were ok, the rest invalid
-        if isinstance(data, dict) and "status" not in data and data.get("valid") is False:
-            data = {**data, "status": CheckStatus.INVALID}
-        return data
+    @model_validator(mode="after")
+    def _invalid_is_not_ok(self) -> SampleCheck:
+        # an invalid check without a reason's status (one stored before statuses existed) is
+        # ``invalid``: an invalid sample is never reported ok
+        if not self.valid and self.status is CheckStatus.OK:
+            self.status = CheckStatus.INVALID
+        return self
 
     @property
     def infra_error(self) -> bool:

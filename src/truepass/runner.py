@@ -255,7 +255,11 @@ def open_check_cache(setting: Path | bool, config: JudgeConfig) -> CheckCache | 
     path = checkcache.default_path() if setting is True else setting or None
     if path is None:
         return None
-    env = checkcache.environment_key(config.model_dump(), package_versions(), sandbox_tier())
+    # what a sample's check depends on: not reruns (a check runs each test once), and test
+    # selection off whether it is unset or False; so check-suite and run share their checks
+    judge = config.model_dump(include={"limits", "infra_retries"})
+    judge["test_selection"] = bool(config.test_selection)
+    env = checkcache.environment_key(judge, package_versions(), sandbox_tier())
     return CheckCache(Path(path), env)
 
 
