@@ -28,10 +28,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from truepass.answers import Answer
+from truepass.families.repair.checks import RepairCheck
 from truepass.families.repair.family import RepairFamily
-from truepass.families.repair.judge import Judgement, SampleCheck, check_sample, judge
+from truepass.families.repair.judge import check_sample, judge
 from truepass.families.repair.schema import RepairSample
-from truepass.judged import JudgeConfig
+from truepass.judged import JudgeConfig, Judged
 from truepass.sandbox import Limits
 from truepass.solvers import make_solvers
 from truepass.solvers.base import SolveContext
@@ -42,8 +43,8 @@ from truepass.suites.loader import bundled_suites, load_suite
 class Pair:
     sample_id: str
     solver: str
-    off: Judgement
-    on: Judgement
+    off: Judged
+    on: Judged
 
     @property
     def differs(self) -> bool:
@@ -54,7 +55,7 @@ class Pair:
 
 
 def _answers(
-    samples: list[RepairSample], checks: dict[str, SampleCheck], config: JudgeConfig, path: Path
+    samples: list[RepairSample], checks: dict[str, RepairCheck], config: JudgeConfig, path: Path
 ) -> list[tuple[str, str, Answer]]:
     """(sample id, solver, answer) of oracle, noop and baseline:templates; templates cached."""
     cached: dict[str, dict[str, object]] = {}
@@ -124,7 +125,7 @@ def main() -> int:
         f"suite {suite.name}: {len(samples)} samples; checking (with coverage maps) ...",
         file=sys.stderr,
     )
-    checks: dict[str, SampleCheck] = {}
+    checks: dict[str, RepairCheck] = {}
     plain_s, with_map_s = [], []
     for s in samples:
         t0 = time.monotonic()
