@@ -97,6 +97,8 @@ def test_bad_model_options_exit_2_before_anything_runs(tmp_path: Path) -> None:
         (["--prompt", "bogus"], "prompt variant 'bogus'"),
         (["--price", "m=abc"], "bad price 'm=abc'"),
         (["--transform", "bogus"], "unknown transform 'bogus'"),
+        (["--shots", "0,1"], "repair samples take no demonstrations"),
+        (["--shots", "1,x"], "'1,x' is not a list of distinct demonstration counts"),
     ):
         got = runner.invoke(app, ["run", "--suite", str(suite), "--solver", "openai:m",
                                   "--out", str(tmp_path / "o"), *extra])  # fmt: skip

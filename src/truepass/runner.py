@@ -369,7 +369,7 @@ def _solve_then_judge(
         )))  # fmt: skip
         return
     try:
-        answer = solver.solve(sample, attempt, SolveContext(family, config, check))
+        answer = solver.solve(sample, attempt, SolveContext(family, config, check, suite.samples))
     except ModelUnavailable:  # nothing can work: the run stops with this one message
         raise
     except SolverError as exc:  # the model or tool failed, not the candidate: retried on resume

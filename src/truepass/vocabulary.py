@@ -22,6 +22,7 @@ class Verdict(StrEnum):
     APPLY_FAILED = "apply-failed"
     NO_PATCH = "no-patch"
     TIMEOUT = "timeout"
+    SCORED = "scored"
     INVALID_SAMPLE = "invalid-sample"
     INFRA_ERROR = "infra-error"
 
@@ -37,6 +38,7 @@ VERDICT_MEANING: dict[Verdict, str] = {
     Verdict.CORRECT: "passes visible and hidden tests",
     Verdict.PLAUSIBLE: "passes the visible tests; the sample has no hidden tests",
     Verdict.TIMEOUT: "a test run exceeded its time limit",
+    Verdict.SCORED: "answered; judged by its metric scores (e.g. BLEU of a summary), not by tests",
     Verdict.INFRA_ERROR: "the sandbox failed after retries: not the solver's fault (not counted)",
 }
 

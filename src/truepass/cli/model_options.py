@@ -16,6 +16,7 @@ from typing import Annotated, Any
 
 import typer
 
+from truepass.errors import InputError
 from truepass.solvers import LLMOptions
 
 M = "Models"
@@ -52,19 +53,38 @@ MODEL_OPTIONS: dict[str, tuple[Any, Any]] = {
     "model_config": (Annotated[Path | None, typer.Option("--model-config", help="TOML with "
         "per-model base_url, api_key_env, concurrency, retries, timeout.",
         rich_help_panel=M)], None),
+    "shots": (Annotated[str, typer.Option("--shots", help="Demonstrations per prompt, e.g. "
+        "0,1,3: one solver per value (a k-shot sweep; families that show demonstrations).",
+        rich_help_panel=M)], "0"),
+    "context": (Annotated[str | None, typer.Option("--context", help="Kind of demonstrations "
+        "(the family's; e.g. project for summarisation).", rich_help_panel=M)], None),
 }  # fmt: skip
+
+
+def parse_shots(text: str) -> tuple[int, ...]:
+    """``"0,1,3"`` -> ``(0, 1, 3)``; :class:`InputError` for anything but distinct counts."""
+    try:
+        shots = tuple(int(part) for part in text.split(","))
+    except ValueError:
+        shots = ()
+    if not shots or min(shots) < 0 or len(set(shots)) != len(shots):
+        raise InputError(
+            f"'{text}' is not a list of distinct demonstration counts (e.g. 0,1,3)",
+            field="--shots",
+        )
+    return shots
 
 
 def llm_options(
     *, prompt: list[str] | None, price: list[str] | None, fault_hint: bool,
-    templates: Path | None, cache: Path | None, no_cache: bool, **same: Any,
+    templates: Path | None, cache: Path | None, no_cache: bool, shots: str = "0", **same: Any,
 ) -> LLMOptions:  # fmt: skip
     """The settings object from the parsed model options (those named as its fields pass as
     they are)."""
     return LLMOptions(
         variants=tuple(prompt or ("code-only",)), prices=tuple(price or ()),
         given_fault=fault_hint, template_dir=templates, cache_path=cache, use_cache=not no_cache,
-        **same,
+        shots=parse_shots(shots), **same,
     )  # fmt: skip
 
 

@@ -43,6 +43,9 @@ class Family:
     a replayed answer of another kind is refused before the run."""
     prompt_variants: ClassVar[tuple[str, ...]] = ()
     """Prompt variants (``--prompt``) a model solver may use on this family; none: no models."""
+    context_types: ClassVar[tuple[str, ...]] = ()
+    """Kinds of demonstrations (``--context``) its prompts can show with ``--shots K``, the
+    default first; none: the family's prompts show no demonstrations."""
 
     def __init__(self, workers: int = 2) -> None:
         self.workers = workers

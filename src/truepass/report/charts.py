@@ -25,6 +25,7 @@ VERDICT_COLOURS = {
     "apply-failed": "#8d6e63",
     "no-patch": "#a7adb3",
     "timeout": "#ef8a17",
+    "scored": "#4e79a7",
     "invalid-sample": "#d8dee4",
     "infra-error": "#3d4852",
 }

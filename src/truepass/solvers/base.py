@@ -3,6 +3,7 @@ declares."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -17,11 +18,13 @@ if TYPE_CHECKING:
 class SolveContext:
     """What a solver may use besides the sample: the run's family (its reference and null
     answers, how it asks a model), the judge settings (for sandboxed test runs of its own, e.g.
-    a generate-and-validate tool) and the sample's pristine check."""
+    a generate-and-validate tool), the sample's pristine check, and the suite's samples (where
+    a family draws demonstrations from, through its leakage guard)."""
 
     family: Family
     config: JudgeConfig
     check: SampleCheck
+    pool: Sequence[Any] = ()
 
 
 class Solver(Protocol):

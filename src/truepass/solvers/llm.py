@@ -36,22 +36,31 @@ class LLMSolver:
         options: LLMOptions,
         variant: str,
         prices: Mapping[str, Price] | None = None,
+        shots: int = 0,
     ) -> None:
         self.model = model
         self.options = options
         self.variant = variant
         self.prices = prices
-        self.name = model.id + options.suffix(variant)
+        self.shots = shots
+        self.name = model.id + options.suffix(variant, shots)
 
     def serves(self, family: Family) -> str | None:
-        if self.variant in family.prompt_variants:
-            return None
         if not family.prompt_variants:
             return f"{family.name} samples take no model solvers"
-        return (
-            f"prompt variant '{self.variant}' does not apply to {family.name} samples "
-            f"(--prompt: {', '.join(family.prompt_variants)})"
-        )
+        if self.variant not in family.prompt_variants:
+            return (
+                f"prompt variant '{self.variant}' does not apply to {family.name} samples "
+                f"(--prompt: {', '.join(family.prompt_variants)})"
+            )
+        if (self.shots or self.options.context) and not family.context_types:
+            return f"{family.name} samples take no demonstrations (--shots, --context)"
+        if self.options.context and self.options.context not in family.context_types:
+            return (
+                f"context '{self.options.context}' does not apply to {family.name} samples "
+                f"(--context: {', '.join(family.context_types)})"
+            )
+        return None
 
     def prepare(self) -> None:
         preflight_models([self.model])

@@ -66,4 +66,8 @@ def llm_solvers(spec: str, options: LLMOptions) -> list[LLMSolver]:
         _models[key] = make_model(spec, settings, cache)
     model = _models[key]
     prices = price_table(list(options.prices))
-    return [LLMSolver(model, options, variant, prices) for variant in options.variants]
+    return [
+        LLMSolver(model, options, variant, prices, shots)
+        for variant in options.variants
+        for shots in options.shots
+    ]

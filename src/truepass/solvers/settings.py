@@ -25,12 +25,19 @@ class LLMOptions:
     cache_path: Path | None = None
     use_cache: bool = True
     model_config: Path | None = None
+    shots: tuple[int, ...] = (0,)
+    """demonstrations per prompt; one solver per value (a k-shot sweep)"""
+    context: str | None = None
+    """the kind of demonstrations (the family's ``context_types``; None: its default)"""
 
-    def suffix(self, variant: str) -> str:
-        """Name suffix: ``#variant`` then ``-rN`` (feedback rounds), ``+fault``, ``@tT``."""
+    def suffix(self, variant: str, shots: int = 0) -> str:
+        """Name suffix: ``#variant`` then ``-rN`` (feedback rounds), ``-kN`` and ``-CONTEXT``
+        (demonstrations), ``+fault``, ``@tT``."""
         out = f"#{variant}"
         if variant == "feedback":
             out += f"-r{self.rounds}"
+        if shots:
+            out += f"-k{shots}" + (f"-{self.context}" if self.context else "")
         if self.given_fault:
             out += "+fault"
         if self.temperature:
