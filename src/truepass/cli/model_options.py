@@ -16,6 +16,7 @@ from typing import Annotated, Any
 
 import typer
 
+from truepass.cli.common import errors
 from truepass.errors import InputError
 from truepass.solvers import LLMOptions
 
@@ -101,7 +102,8 @@ def model_options(command: Callable[..., None]) -> Callable[..., None]:
 
     @functools.wraps(command)
     def wrapper(**values: Any) -> None:
-        llm = llm_options(**{name: values.pop(name) for name in MODEL_OPTIONS})
+        with errors():  # a bad model option exits 2 before anything runs
+            llm = llm_options(**{name: values.pop(name) for name in MODEL_OPTIONS})
         command(**values, llm=llm)
 
     wrapper.__signature__ = signature.replace(parameters=params)  # type: ignore[attr-defined]
