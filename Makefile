@@ -8,6 +8,18 @@ OUT ?= runs/demo
 
 .PHONY: demo test lint setup system-deps browser-deps clean
 
+# WordNet 3.0 for METEOR (truepass.metrics.text), from Debian's wordnet-base and
+# wordnet-sense-index. They lack `lexnames` (the 45 lexicographer files: number, name, syntactic
+# category 1 noun, 2 verb, 3 adj, 4 adv), which nltk's WordNet reader opens first: written below.
+WORDNET_DIR := /usr/share/wordnet
+WORDNET_LEXNAMES := adj.all adj.pert adv.all noun.Tops noun.act noun.animal noun.artifact \
+  noun.attribute noun.body noun.cognition noun.communication noun.event noun.feeling noun.food \
+  noun.group noun.location noun.motive noun.object noun.person noun.phenomenon noun.plant \
+  noun.possession noun.process noun.quantity noun.relation noun.shape noun.state noun.substance \
+  noun.time verb.body verb.change verb.cognition verb.communication verb.competition \
+  verb.consumption verb.contact verb.creation verb.emotion verb.motion verb.perception \
+  verb.possession verb.social verb.stative verb.weather adj.ppl
+
 system-deps:
 	@missing=""; \
 	command -v bwrap >/dev/null 2>&1 || missing="$$missing bubblewrap"; \
@@ -15,11 +27,22 @@ system-deps:
 	command -v g++ >/dev/null 2>&1 || missing="$$missing g++"; \
 	command -v cmake >/dev/null 2>&1 || missing="$$missing cmake"; \
 	command -v openssl >/dev/null 2>&1 || missing="$$missing openssl"; \
+	[ -f $(WORDNET_DIR)/data.noun ] || missing="$$missing wordnet-base"; \
+	[ -f $(WORDNET_DIR)/index.sense ] || missing="$$missing wordnet-sense-index"; \
 	if [ -n "$$missing" ]; then \
 	  echo "installing system packages:$$missing"; \
 	  if [ "$$(id -u)" = 0 ]; then SUDO=""; else SUDO=sudo; fi; \
 	  $$SUDO apt-get update -qq && $$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
 	fi
+	@[ -s $(WORDNET_DIR)/lexnames ] || { \
+	  echo "writing $(WORDNET_DIR)/lexnames"; \
+	  if [ "$$(id -u)" = 0 ]; then SUDO=""; else SUDO=sudo; fi; \
+	  tmp=$$(mktemp); i=0; \
+	  for name in $(WORDNET_LEXNAMES); do \
+	    case $$name in noun.*) cat=1;; verb.*) cat=2;; adj.*) cat=3;; adv.*) cat=4;; esac; \
+	    printf '%02d\t%s\t%d\n' $$i $$name $$cat >>$$tmp; i=$$((i + 1)); \
+	  done; \
+	  $$SUDO install -m 644 $$tmp $(WORDNET_DIR)/lexnames; rm -f $$tmp; }
 
 # Debian's Chromium, for the report's browser test only (`make test`).
 browser-deps:

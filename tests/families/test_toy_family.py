@@ -172,8 +172,9 @@ def test_an_unknown_family_is_an_input_error(tmp_path: Path) -> None:
     suite.write_text(json.dumps({"family": "nope", "id": "x"}) + "\n", encoding="utf-8")
     got = runner.invoke(app, ["run", "--suite", str(suite), "--solver", "oracle", "--out", "x"])
     assert got.exit_code == 2
-    assert f"{suite}:1: field 'family': unknown family 'nope' (known: codegen, repair)" in (
-        " ".join(got.output.split())
+    assert (
+        f"{suite}:1: field 'family': unknown family 'nope' (known: codegen, repair, summarize)"
+        in (" ".join(got.output.split()))
     )
     with pytest.raises(Exception, match="unknown task family 'nope'"):
         registry.get("nope")

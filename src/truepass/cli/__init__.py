@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import typer
 
+from truepass.cli.build import build_app
 from truepass.cli.cache import cache_app
 from truepass.cli.compare import compare_cmd
 from truepass.cli.harden import harden_cmd
@@ -30,6 +31,7 @@ app.command("compare")(compare_cmd)
 app.command("import")(import_cmd)
 app.command("harden")(harden_cmd)
 app.add_typer(cache_app, name="cache")
+app.add_typer(build_app, name="build-suite")
 
 
 def main() -> None:

@@ -1,0 +1,106 @@
+"""A model solver on a summarisation sample: k demonstrations through the leakage guard, one
+request, the summary read out of the answer."""
+
+from __future__ import annotations
+
+import re
+import threading
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from truepass.answers import Answer
+from truepass.families.summarize.schema import SummarizeSample
+from truepass.prompts.retrieval import Candidate, Retriever
+from truepass.prompts.summarize import build_summarize_messages
+from truepass.solvers.llm import round_record
+from truepass.usage import Usage
+
+if TYPE_CHECKING:
+    from truepass.families.summarize.family import SummarizeFamily
+    from truepass.solvers.base import SolveContext
+    from truepass.solvers.llm import LLMSolver
+
+_FENCE = re.compile(r"^```\w*\s*$")
+_LOCK = threading.Lock()
+_RETRIEVERS: dict[int, tuple[Sequence[Any], Retriever]] = {}
+
+
+SPARE = 3  # candidates asked for beyond k, in case some repeat the target's summary
+
+
+def _words(text: str) -> str:
+    return " ".join(text.split())
+
+
+def candidate(sample: SummarizeSample) -> Candidate:
+    return Candidate(
+        id=sample.id, text=sample.code, project=sample.project, timestamp=sample.timestamp
+    )
+
+
+def retriever_for(pool: Sequence[Any]) -> Retriever:
+    """One BM25 index per demonstration pool (the suite's samples), built on first use."""
+    with _LOCK:
+        held = _RETRIEVERS.get(id(pool))
+        if held is None or held[0] is not pool:
+            held = (pool, Retriever([candidate(s) for s in pool]))
+            _RETRIEVERS[id(pool)] = held
+        return held[1]
+
+
+def read_summary(text: str) -> tuple[str | None, str, str]:
+    """The summary in a model's answer: its first non-empty line outside code fences, quotes
+    and docstring marks stripped. Returns (summary or None, parse kind, detail)."""
+    for raw in text.splitlines():
+        line = raw.strip().strip('"').strip("'").strip()
+        if not line or _FENCE.match(line):
+            continue
+        line = re.sub(r"^(summary|docstring)\s*:\s*", "", line, flags=re.I).strip()
+        if line:
+            return line, "first-line", ""
+    return None, "none", "the answer holds no text"
+
+
+def ask_for_summary(
+    family: SummarizeFamily,
+    solver: LLMSolver,
+    sample: SummarizeSample,
+    attempt: int,
+    ctx: SolveContext,
+) -> Answer:
+    """One attempt; the demonstrations shown and what the guard removed go into ``meta``."""
+    pool = ctx.pool
+    by_id = {s.id: s for s in pool}
+    context = solver.options.context or family.context_types[0]
+    shown: list[tuple[str, str]] = []
+    demonstrations: dict[str, object] = {"k": solver.shots, "context": context}
+    if solver.shots:
+        # a demonstration whose summary is the target's own would hand over the answer: ask for
+        # a few more and drop those (counted as "same-summary")
+        target = _words(sample.docstring)
+        selection = retriever_for(pool).select(
+            candidate(sample), solver.shots + SPARE, same_project=context == "project"
+        )
+        demos = [by_id[c.id] for c in selection.shown]
+        kept = [d for d in demos if _words(d.docstring) != target][: solver.shots]
+        shown = [(d.code, d.docstring) for d in kept]
+        demonstrations |= selection.record()
+        demonstrations["shown"] = [d.id for d in kept]
+        demonstrations["scores"] = [
+            score for d, score in zip(demos, selection.scores, strict=False) if d in kept
+        ]
+        same = sum(_words(d.docstring) == target for d in demos)
+        demonstrations["removed"] = {**selection.removed, "same-summary": same}
+    params = solver.params(attempt)
+    messages = build_summarize_messages(
+        sample.id, sample.code, sample.docstring, shown, solver.options.template_dir
+    )
+    usage = Usage()
+    completion = solver.ask(messages, params, usage, key=attempt)
+    summary, kind, detail = read_summary(completion.text)
+    meta = solver.meta(params, [round_record(0, messages, completion, kind, detail)])
+    meta.pop("fault_source")
+    meta["demonstrations"] = demonstrations
+    if summary is None:
+        return Answer(no_patch=True, meta=meta, usage=usage)
+    return Answer(text=summary, meta=meta, usage=usage)
