@@ -72,6 +72,15 @@ class PairedTest(BaseModel):
     )
 
 
+class ScoreDifference(BaseModel):
+    """One metric score of two arms on the same samples (mean over each sample's attempts)."""
+
+    mean_a: float
+    mean_b: float
+    difference: float = Field(description="mean_a - mean_b")
+    difference_ci: list[float] | None = Field(description="paired bootstrap percentile interval")
+
+
 class GroupComparison(BaseModel):
     """Everything about one pair of arms on one set of paired samples."""
 
@@ -84,6 +93,11 @@ class GroupComparison(BaseModel):
     difference_ci: list[float] | None = Field(description="paired bootstrap percentile interval")
     correct: PairedTest
     plausible: PairedTest
+    scores: dict[str, ScoreDifference] = Field(
+        default_factory=dict,
+        description="families judged by metrics: per score, the paired difference of per-sample "
+        "means (e.g. BLEU of two summarisers), with a paired bootstrap interval",
+    )
 
 
 class Excluded(BaseModel):
@@ -141,6 +155,7 @@ class _Outcome:
     leakage: str
     first: dict[str, bool]
     mean: dict[str, float]
+    scores: dict[str, float] = field(default_factory=dict)  # mean per score over counted attempts
 
 
 @dataclass
@@ -275,6 +290,7 @@ def _arm(name: str, run: Path, solver: str, records: list[AttemptRecord]) -> _Ar
                 first={m: _SUCCESS[m](first) for m in METRICS},
                 mean={m: sum(_SUCCESS[m](r) for r in counted) / len(counted)
                       for m in METRICS},
+                scores=_mean_scores(counted),
             )  # fmt: skip
     return data
 
@@ -337,7 +353,32 @@ def _group(
         difference_ci=_list(diff_ci),
         correct=_test(paired, "correct"),
         plausible=_test(paired, "plausible"),
+        scores=_score_differences(paired, resamples, seed),
     )
+
+
+def _mean_scores(records: list[AttemptRecord]) -> dict[str, float]:
+    names = {k for r in records for k in r.scores}
+    return {k: sum(r.scores.get(k, 0.0) for r in records) / len(records) for k in sorted(names)}
+
+
+def _score_differences(
+    paired: list[tuple[_Outcome, _Outcome]], resamples: int, seed: int
+) -> dict[str, ScoreDifference]:
+    """Every score both arms have on every paired sample, with a paired bootstrap interval."""
+    if not paired:
+        return {}
+    names = set.intersection(*({*pa.scores} & {*pb.scores} for pa, pb in paired))
+    out = {}
+    for name in sorted(names):
+        xa = [pa.scores[name] for pa, _ in paired]
+        xb = [pb.scores[name] for _, pb in paired]
+        ci = paired_bootstrap_ci(xa, xb, resamples=resamples, seed=seed)
+        mean_a, mean_b = sum(xa) / len(xa), sum(xb) / len(xb)
+        out[name] = ScoreDifference(
+            mean_a=mean_a, mean_b=mean_b, difference=mean_a - mean_b, difference_ci=_list(ci)
+        )
+    return out
 
 
 def _test(paired: list[tuple[_Outcome, _Outcome]], metric: Metric) -> PairedTest:

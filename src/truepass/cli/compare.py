@@ -118,6 +118,23 @@ def print_comparison(c: Comparison) -> None:
             for key, g in groups.items():
                 t.add_row(escape(key), *_cells(g, metric, other, several))
             out_console.print(t)
+    scored = [p for p in c.pairs if p.overall.scores]
+    if scored:
+        t = Table(title="metric scores, paired over samples valid in both arms",
+                  box=box.SIMPLE_HEAD, pad_edge=False)  # fmt: skip
+        t.add_column("A vs B", overflow="fold")
+        for col in ("score", "n", "A", "B", "A−B [95% CI]"):
+            t.add_column(col, justify="right", no_wrap=True)
+        for p in scored:
+            for i, (score, d) in enumerate(p.overall.scores.items()):
+                ci = d.difference_ci
+                t.add_row(
+                    f"{escape(p.a)}\nvs {escape(p.b)}" if i == 0 else "", score,
+                    str(p.overall.n), f"{d.mean_a:.4g}", f"{d.mean_b:.4g}",
+                    f"{d.difference:+.4g}" + (f" [{ci[0]:+.4g}, {ci[1]:+.4g}]" if ci else ""),
+                )  # fmt: skip
+            t.rows[-1].end_section = True
+        out_console.print(t)
     if c.leakage:
         t = Table(title="leakage probe: correct rate, original vs obfuscated", box=box.SIMPLE_HEAD,
                   pad_edge=False)  # fmt: skip

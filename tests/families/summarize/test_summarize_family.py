@@ -120,8 +120,14 @@ def test_a_model_swept_over_k_sees_only_earlier_same_project_demonstrations(
         m = by_solver[name]["metrics"]
         assert {"bleu", "rouge1", "rouge2", "rougeL", "meteor", "exact"} <= set(m)
         assert m["bleu_ci_low"] <= m["bleu"] <= m["bleu_ci_high"]
-    compared = runner.invoke(app, ["compare", str(out)])
+    compared = runner.invoke(app, ["compare", str(out), "--json", str(tmp_path / "c.json")])
     assert compared.exit_code == 0, compared.output
+    assert "metric scores, paired" in compared.output
+    pairs = json.loads((tmp_path / "c.json").read_text(encoding="utf-8"))["pairs"]
+    assert len(pairs) == 3  # k0 vs k1, k0 vs k2, k1 vs k2
+    bleu = pairs[0]["overall"]["scores"]["bleu"]
+    assert bleu["difference"] == pytest.approx(bleu["mean_a"] - bleu["mean_b"])
+    assert pairs[0]["overall"]["n"] == 6
 
 
 def test_shots_are_refused_where_no_demonstrations_apply(tmp_path: Path) -> None:
