@@ -159,3 +159,13 @@ def test_smollm2_on_a_suite_built_from_an_installed_package(tmp_path: Path) -> N
         if solver.endswith("-k1")
     ]
     assert any(shown)  # some sample had an earlier one of its project (typer has no dates)
+
+
+def test_the_report_shows_the_metrics_with_their_intervals(suite: Path, tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    got = runner.invoke(app, ["run", "--suite", str(suite), "--solver", "oracle", "--out", str(out),
+                              "--check-cache", "off"])  # fmt: skip
+    assert got.exit_code == 0, got.output
+    html = (out / "report.html").read_text(encoding="utf-8")
+    assert "rougeL 1.000 [1.000–1.000]" in html
+    assert "rougeL_ci_low" not in html

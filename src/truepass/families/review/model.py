@@ -1,0 +1,141 @@
+"""A model solver on a review sample: k demonstrations through the leakage guard, one request,
+the decision and its rationale read out of the answer."""
+
+from __future__ import annotations
+
+import re
+import threading
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from truepass.answers import Answer, Label
+from truepass.families.review.schema import ReviewSample
+from truepass.prompts.retrieval import Candidate, Retriever, body_hash
+from truepass.prompts.review import Shown, build_review_messages, guarded_turns, holds_any
+from truepass.solvers.llm import round_record
+from truepass.usage import Usage
+
+if TYPE_CHECKING:
+    from truepass.families.review.family import ReviewFamily
+    from truepass.solvers.base import SolveContext
+    from truepass.solvers.llm import LLMSolver
+
+_LOCK = threading.Lock()
+_RETRIEVERS: dict[int, tuple[Sequence[Any], Retriever]] = {}
+_DECISION_LINE = re.compile(r"^[\W_]*decision[\W_]*:(.*)$", re.I)
+_RATIONALE = re.compile(r"^[\W_]*(rationale|reason(ing)?)[\W_]*:\s*", re.I)
+_ACCEPT = re.compile(r"\b(accept\w*|approve\w*)\b", re.I)
+_REJECT = re.compile(r"\b(reject\w*|decline\w*)\b", re.I)
+
+SPARE = 3  # candidates asked for beyond k, in case some repeat the target's dialogue
+
+
+def candidate(sample: ReviewSample) -> Candidate:
+    """What retrieval matches on: the description and the diff; near-duplicates share a diff."""
+    return Candidate(
+        id=sample.id,
+        text=f"{sample.description}\n{sample.change.diff}",
+        project=sample.project,
+        timestamp=sample.timestamp,
+        body_hash=body_hash(sample.change.diff),
+    )
+
+
+def retriever_for(pool: Sequence[Any]) -> Retriever:
+    """One BM25 index per demonstration pool (the suite's samples), built on first use."""
+    with _LOCK:
+        held = _RETRIEVERS.get(id(pool))
+        if held is None or held[0] is not pool:
+            held = (pool, Retriever([candidate(s) for s in pool]))
+            _RETRIEVERS[id(pool)] = held
+        return held[1]
+
+
+def read_decision(text: str) -> tuple[Label | None, str, str]:
+    """The decision in a model's answer: the first line starting ``Decision:`` (else the first
+    non-empty line) must name exactly one of accept (approve) and reject (decline); the rest
+    of the answer is the rationale. Returns (label or None, parse kind, detail)."""
+    lines = text.splitlines()
+    at = next((i for i, ln in enumerate(lines) if _DECISION_LINE.match(ln.strip())), None)
+    kind = "decision-line"
+    if at is None:
+        at = next((i for i, ln in enumerate(lines) if ln.strip()), None)
+        kind = "first-line"
+        if at is None:
+            return None, "none", "the answer holds no text"
+    line = lines[at].strip()
+    found = _DECISION_LINE.match(line)
+    said = found.group(1) if found else line
+    accept, reject = bool(_ACCEPT.search(said)), bool(_REJECT.search(said))
+    if accept == reject:
+        what = "both accept and reject" if accept else "neither accept nor reject"
+        return None, "none", f"the decision line names {what}: {line[:120]!r}"
+    rest = [ln for ln in lines[at + 1 :]]
+    rationale = _RATIONALE.sub("", "\n".join(rest).strip(), count=1).strip()
+    return Label(decision="accept" if accept else "reject", rationale=rationale), kind, ""
+
+
+def _shown(demo: ReviewSample, context: str) -> Shown:
+    dialogue = (
+        [(t.role, t.text, t.turning_point) for t in demo.dialogue] if context == "dialogue" else []
+    )
+    return Shown(demo.change.diff, demo.description, demo.decision, dialogue)
+
+
+def ask_for_decision(
+    family: ReviewFamily,
+    solver: LLMSolver,
+    sample: ReviewSample,
+    attempt: int,
+    ctx: SolveContext,
+) -> Answer:
+    """One attempt; the demonstrations shown and what the guard removed go into ``meta``."""
+    pool = ctx.pool
+    by_id = {s.id: s for s in pool}
+    context = solver.options.context or family.context_types[0]
+    own = [t.text for t in sample.dialogue]
+    shown: list[Shown] = []
+    demonstrations: dict[str, object] = {"k": solver.shots, "context": context}
+    if solver.shots:
+        # a demonstration that repeats one of the target's turns would hand over its review:
+        # ask for a few more and drop those (counted as "same-dialogue")
+        guarded = guarded_turns(
+            own, [sample.change.diff, sample.description, *sample.change.files.values()]
+        )
+        selection = retriever_for(pool).select(
+            candidate(sample), solver.shots + SPARE, same_project=True
+        )
+        demos = [by_id[c.id] for c in selection.shown]
+        clash = [
+            d for d in demos if holds_any("\n".join([d.description, d.change.diff]
+                                                    + [t.text for t in d.dialogue]), guarded)
+        ]  # fmt: skip
+        kept = [d for d in demos if d not in clash][: solver.shots]
+        shown = [_shown(d, context) for d in kept]
+        demonstrations |= selection.record()
+        demonstrations["shown"] = [d.id for d in kept]
+        demonstrations["decisions"] = [d.decision for d in kept]
+        demonstrations["scores"] = [
+            score for d, score in zip(demos, selection.scores, strict=False) if d in kept
+        ]
+        demonstrations["removed"] = {**selection.removed, "same-dialogue": len(clash)}
+    params = solver.params(attempt)
+    messages = build_review_messages(
+        sample.id,
+        sample.change.diff,
+        dict(sample.change.files),
+        sample.description,
+        own,
+        shown,
+        solver.options.template_dir,
+    )
+    usage = Usage()
+    completion = solver.ask(messages, params, usage, key=attempt)
+    label, kind, detail = read_decision(completion.text)
+    meta = solver.meta(params, [round_record(0, messages, completion, kind, detail)])
+    meta.pop("fault_source", None)
+    meta["demonstrations"] = demonstrations
+    if label is None:
+        meta["parse_detail"] = detail
+        return Answer(no_patch=True, meta=meta, usage=usage)
+    return Answer(label=label, meta=meta, usage=usage)
