@@ -38,7 +38,8 @@ import math
 import random
 import re
 import textwrap
-from collections.abc import Sequence
+import threading
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from functools import lru_cache
@@ -326,3 +327,19 @@ class Retriever:
             considered=len(self.pool),
             scores=[float(scores[i]) for i in top],
         )
+
+
+_POOLS_LOCK = threading.Lock()
+_POOLS: dict[tuple[int, Callable[[Any], Candidate]], tuple[Sequence[Any], Retriever]] = {}
+
+
+def pool_retriever(pool: Sequence[Any], candidate: Callable[[Any], Candidate]) -> Retriever:
+    """One index per demonstration pool (a suite's samples) and per way of making candidates
+    from them, built on first use and shared by every attempt of a run."""
+    key = (id(pool), candidate)
+    with _POOLS_LOCK:
+        held = _POOLS.get(key)
+        if held is None or held[0] is not pool:
+            held = (pool, Retriever([candidate(s) for s in pool]))
+            _POOLS[key] = held
+        return held[1]

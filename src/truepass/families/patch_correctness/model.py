@@ -4,14 +4,13 @@ chosen by context type, one request, the label read out of the answer."""
 from __future__ import annotations
 
 import re
-import threading
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from truepass.answers import Answer, Label
 from truepass.families.patch_correctness.schema import PatchCorrectnessSample
 from truepass.prompts.patch_correctness import build_patch_correctness_messages
-from truepass.prompts.retrieval import Candidate, Retriever
+from truepass.prompts.retrieval import Candidate, Retriever, pool_retriever
 from truepass.solvers.llm import round_record
 from truepass.usage import Usage
 
@@ -20,8 +19,6 @@ if TYPE_CHECKING:
     from truepass.solvers.base import SolveContext
     from truepass.solvers.llm import LLMSolver
 
-_LOCK = threading.Lock()
-_RETRIEVERS: dict[int, tuple[Sequence[Any], Retriever]] = {}
 
 _WORD = r"(?P<word>correct|overfit\w*)"
 _KEYED = re.compile(rf"\b(?:label|verdict|answer)\b[^A-Za-z\n]*(?:is\s+)?{_WORD}\b", re.I)
@@ -51,13 +48,8 @@ def candidate(sample: PatchCorrectnessSample) -> Candidate:
 
 
 def retriever_for(pool: Sequence[Any]) -> Retriever:
-    """One BM25 index per demonstration pool (the suite's samples), built on first use."""
-    with _LOCK:
-        held = _RETRIEVERS.get(id(pool))
-        if held is None or held[0] is not pool:
-            held = (pool, Retriever([candidate(s) for s in pool]))
-            _RETRIEVERS[id(pool)] = held
-        return held[1]
+    """The run's index over its demonstration pool (the suite's samples)."""
+    return pool_retriever(pool, candidate)
 
 
 def _word_label(word: str) -> str:

@@ -3,12 +3,11 @@ hidden tests gave it (docs/patch-correctness-format.md)."""
 
 from __future__ import annotations
 
-from datetime import datetime
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from truepass.suites.fields import Leakage, check_relative_path
+from truepass.suites.fields import Leakage, Timestamp, check_relative_path
 
 LABELS = ("correct", "overfitting")
 """The two labels; ``overfitting`` is the positive class of the metrics."""
@@ -36,23 +35,13 @@ class PatchCorrectnessSample(BaseModel):
     solver: str = Field(min_length=1, description="the solver that made it, or 'reference'")
     source: str = Field(min_length=1)
     leakage: Leakage
-    timestamp: str | None = Field(None, description="ISO 8601, when known")
+    timestamp: Timestamp = Field(None, description="ISO 8601, when known")
     meta: dict[str, object] = Field(default_factory=dict)
 
     @field_validator("buggy", "patched")
     @classmethod
     def _paths(cls, v: dict[str, str]) -> dict[str, str]:
         return {check_relative_path(k): c for k, c in v.items()}
-
-    @field_validator("timestamp")
-    @classmethod
-    def _timestamp(cls, v: str | None) -> str | None:
-        if v is not None:
-            try:
-                datetime.fromisoformat(v)
-            except ValueError as exc:
-                raise ValueError(f"'{v}' is not an ISO 8601 date and time") from exc
-        return v
 
     @model_validator(mode="after")
     def _consistent(self) -> PatchCorrectnessSample:

@@ -4,13 +4,12 @@ the decision and its rationale read out of the answer."""
 from __future__ import annotations
 
 import re
-import threading
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from truepass.answers import Answer, Label
 from truepass.families.review.schema import ReviewSample
-from truepass.prompts.retrieval import Candidate, Retriever, body_hash
+from truepass.prompts.retrieval import Candidate, Retriever, body_hash, pool_retriever
 from truepass.prompts.review import Shown, build_review_messages, guarded_turns, holds_any
 from truepass.solvers.llm import round_record
 from truepass.usage import Usage
@@ -20,8 +19,6 @@ if TYPE_CHECKING:
     from truepass.solvers.base import SolveContext
     from truepass.solvers.llm import LLMSolver
 
-_LOCK = threading.Lock()
-_RETRIEVERS: dict[int, tuple[Sequence[Any], Retriever]] = {}
 _DECISION_LINE = re.compile(r"^[\W_]*decision[\W_]*:(.*)$", re.I)
 _RATIONALE = re.compile(r"^[\W_]*(rationale|reason(ing)?)[\W_]*:\s*", re.I)
 _ACCEPT = re.compile(r"\b(accept\w*|approve\w*)\b", re.I)
@@ -42,13 +39,8 @@ def candidate(sample: ReviewSample) -> Candidate:
 
 
 def retriever_for(pool: Sequence[Any]) -> Retriever:
-    """One BM25 index per demonstration pool (the suite's samples), built on first use."""
-    with _LOCK:
-        held = _RETRIEVERS.get(id(pool))
-        if held is None or held[0] is not pool:
-            held = (pool, Retriever([candidate(s) for s in pool]))
-            _RETRIEVERS[id(pool)] = held
-        return held[1]
+    """The run's index over its demonstration pool (the suite's samples)."""
+    return pool_retriever(pool, candidate)
 
 
 def read_decision(text: str) -> tuple[Label | None, str, str]:

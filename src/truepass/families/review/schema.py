@@ -7,12 +7,12 @@ demonstration shows a change with its whole dialogue and outcome.
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from truepass.suites.fields import Leakage, check_relative_path
+from truepass.suites.fields import Leakage, Timestamp, aware, check_relative_path
 
 ID_PATTERN = r"^[A-Za-z0-9_][A-Za-z0-9._/:@+#-]*$"
 DECISIONS = ("accept", "reject")
@@ -59,29 +59,16 @@ class ReviewSample(BaseModel):
     description: str = Field("", description="what the author said the change does")
     decision: Decision
     dialogue: list[Turn] = Field(default_factory=list)
-    timestamp: str | None = Field(None, description="ISO 8601: when the review ended")
+    timestamp: Timestamp = Field(None, description="ISO 8601: when the review ended")
     source: str = Field(min_length=1)
     leakage: Leakage
     category: str = Field("review", min_length=1, description="summaries break down by it")
     meta: dict[str, object] = Field(default_factory=dict)
 
-    @field_validator("timestamp")
-    @classmethod
-    def _timestamp(cls, v: str | None) -> str | None:
-        if v is not None:
-            try:
-                datetime.fromisoformat(v)
-            except ValueError as exc:
-                raise ValueError(f"'{v}' is not an ISO 8601 date and time") from exc
-        return v
-
     @property
     def when(self) -> datetime | None:
         """``timestamp`` as an aware datetime (one without an offset is read as UTC)."""
-        if self.timestamp is None:
-            return None
-        t = datetime.fromisoformat(self.timestamp)
-        return t if t.tzinfo is not None else t.replace(tzinfo=UTC)
+        return aware(self.timestamp)
 
     @property
     def defect_type(self) -> str:

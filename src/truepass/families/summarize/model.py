@@ -4,13 +4,12 @@ request, the summary read out of the answer."""
 from __future__ import annotations
 
 import re
-import threading
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from truepass.answers import Answer
 from truepass.families.summarize.schema import SummarizeSample
-from truepass.prompts.retrieval import Candidate, Retriever
+from truepass.prompts.retrieval import Candidate, Retriever, pool_retriever
 from truepass.prompts.summarize import build_summarize_messages
 from truepass.solvers.llm import round_record
 from truepass.usage import Usage
@@ -21,8 +20,6 @@ if TYPE_CHECKING:
     from truepass.solvers.llm import LLMSolver
 
 _FENCE = re.compile(r"^```\w*\s*$")
-_LOCK = threading.Lock()
-_RETRIEVERS: dict[int, tuple[Sequence[Any], Retriever]] = {}
 
 
 SPARE = 3  # candidates asked for beyond k, in case some repeat the target's summary
@@ -39,13 +36,8 @@ def candidate(sample: SummarizeSample) -> Candidate:
 
 
 def retriever_for(pool: Sequence[Any]) -> Retriever:
-    """One BM25 index per demonstration pool (the suite's samples), built on first use."""
-    with _LOCK:
-        held = _RETRIEVERS.get(id(pool))
-        if held is None or held[0] is not pool:
-            held = (pool, Retriever([candidate(s) for s in pool]))
-            _RETRIEVERS[id(pool)] = held
-        return held[1]
+    """The run's index over its demonstration pool (the suite's samples)."""
+    return pool_retriever(pool, candidate)
 
 
 def read_summary(text: str) -> tuple[str | None, str, str]:

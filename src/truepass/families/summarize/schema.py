@@ -10,12 +10,12 @@ This module is meant to become ``truepass/families/summarize/schema.py`` once th
 from __future__ import annotations
 
 import keyword
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from truepass.suites.fields import Leakage, check_relative_path
+from truepass.suites.fields import Leakage, Timestamp, aware, check_relative_path
 
 ID_PATTERN = r"^[A-Za-z0-9_][A-Za-z0-9._/:@+-]*$"
 """Sample ids: ``PROJECT/path::Class.function`` (``@2`` for a second definition of one name)."""
@@ -43,7 +43,7 @@ class SummarizeSample(BaseModel):
         min_length=1, description="the definition (decorators included) without its docstring"
     )
     docstring: str = Field(min_length=1, description="the reference summary")
-    timestamp: str | None = Field(
+    timestamp: Timestamp = Field(
         None, description="ISO 8601: author date of the last commit touching the function"
     )
     source: str = Field(min_length=1)
@@ -70,23 +70,10 @@ class SummarizeSample(BaseModel):
             raise ValueError(f"'{v}' is not a (dotted) Python class name")
         return v
 
-    @field_validator("timestamp")
-    @classmethod
-    def _timestamp(cls, v: str | None) -> str | None:
-        if v is not None:
-            try:
-                datetime.fromisoformat(v)
-            except ValueError as exc:
-                raise ValueError(f"'{v}' is not an ISO 8601 date and time") from exc
-        return v
-
     @property
     def when(self) -> datetime | None:
         """``timestamp`` as an aware datetime (one without an offset is read as UTC)."""
-        if self.timestamp is None:
-            return None
-        t = datetime.fromisoformat(self.timestamp)
-        return t if t.tzinfo is not None else t.replace(tzinfo=UTC)
+        return aware(self.timestamp)
 
     @property
     def qualname(self) -> str:
