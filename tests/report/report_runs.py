@@ -136,14 +136,21 @@ def round_(n: int, response: str, feedback: str | None = None) -> dict[str, Any]
     }
 
 
-def write_run(path: Path, records: list[dict[str, Any]], *, suite: str = "mini") -> Path:
+def write_run(
+    path: Path, records: list[dict[str, Any]], *, suite: str = "mini", family: str = "repair"
+) -> Path:
     path.mkdir(parents=True, exist_ok=True)
     (path / "results.jsonl").write_text("".join(json.dumps(r) + "\n" for r in records))
     solvers = list(dict.fromkeys(r["solver"] for r in records))
     manifest = {
         "started": "2026-11-30T09:00:00+00:00",
         "finished": "2026-11-30T09:05:00+00:00",
-        "suite": {"name": suite, "version": "1.0.0", "content_hash": "ab" * 32},
+        "suite": {
+            "name": suite,
+            "version": "1.0.0",
+            "content_hash": "ab" * 32,
+            "family": family,
+        },
         "solvers": solvers,
         "sandbox_tier": "bwrap",
         "git_revision": "0123456789abcdef",
@@ -245,3 +252,144 @@ def varied_records() -> list[dict[str, Any]]:
 
 def varied_run(path: Path) -> Path:
     return write_run(path, varied_records())
+
+
+# -- a k sweep of review solvers -----------------------------------------------------------------
+
+MODEL = "openai:fake"
+REVIEW_SAMPLES = [(f"rv-{i:02d}", "reject" if i % 2 else "accept") for i in range(1, 9)]
+"""eight changes, in time order; the odd ones ended in reject"""
+ARCHIVED = "rv-00-archived"
+"""a demonstration the run's suite held but the report has no attempt on"""
+SWEEP_A = {0: 4, 1: 6, 2: 7}
+"""run a (``--shots 0,1,2``, context dialogue): k -> how many of the first samples are right"""
+SWEEP_B = {1: 5, 2: 6}
+"""run b (``--shots 1,2 --context decision-only``): no k = 0 solver of its own"""
+
+
+def review_solver(k: int, context: str | None = None) -> str:
+    """The solver's name as ``truepass run`` makes it (never read back by the report)."""
+    if not k:
+        return f"{MODEL}#code-only"
+    return f"{MODEL}#code-only-k{k}" + (f"-{context}" if context else "")
+
+
+def review_demonstrations(index: int, k: int, context: str) -> dict[str, Any]:
+    """``solver_meta.demonstrations`` of a review attempt on the ``index``-th sample (from 0): the
+    earlier samples, latest first, and the archived one for the second sample."""
+    demos: dict[str, Any] = {"k": k, "context": context}
+    if not k:
+        return demos
+    earlier = [sid for sid, _ in REVIEW_SAMPLES[:index]][::-1]
+    if index == 1:
+        earlier.append(ARCHIVED)
+    shown = earlier[:k]
+    decisions = {sid: gold for sid, gold in REVIEW_SAMPLES} | {ARCHIVED: "accept"}
+    later = len(REVIEW_SAMPLES) - index - 1
+    return demos | {
+        "shown": shown,
+        "decisions": [decisions[s] for s in shown],
+        "scores": [round(3.25 - 0.5 * n, 2) for n in range(len(shown))],
+        "removed": {
+            "target": 1,
+            "near-duplicate": 0,
+            "later": later,
+            "other-project": 0,
+            "same-dialogue": 0,
+        },
+        "considered": len(REVIEW_SAMPLES) + 1,
+    }
+
+
+def review_record(
+    index: int, solver: str, k: int, context: str, right: bool, *, with_demos: bool = True
+) -> dict[str, Any]:
+    """One review attempt as the review family records it."""
+    sid, gold = REVIEW_SAMPLES[index]
+    said = gold if right else ("accept" if gold == "reject" else "reject")
+    meta: dict[str, Any] = {
+        "model": MODEL,
+        "variant": "code-only",
+        "temperature": 0.0,
+        "seed": 0,
+        "parse_kind": "decision",
+        "parse_detail": "",
+        "rounds": [
+            {
+                "round": 0,
+                "prompt": [{"role": "user", "content": f"Review change {sid}."}],
+                "response": f"Decision: {said}",
+                "feedback": None,
+            }
+        ],
+    }
+    if with_demos:
+        meta["demonstrations"] = review_demonstrations(index, k, context)
+    return record(
+        sid,
+        solver,
+        "correct" if right else "fails-visible",
+        suite="review-mini",
+        defect_type="review",
+        patch=f"Decision: {said}\nbecause",
+        visible=None,
+        hidden=None,
+        changed_files=[],
+        test_output="",
+        details="" if right else f"answered {said}, the review ended in {gold}",
+        solve_s=0.2,
+        duration_s=0.001,
+        usage={
+            "calls": 1,
+            "cached_calls": 0,
+            "prompt_tokens": 200 + 150 * k,
+            "completion_tokens": 20,
+            "latency_s": 0.5,
+            "cost_usd": None,
+            "tokens_estimated": False,
+        },
+        parse="none",
+        solver_meta=meta,
+        scores={
+            "gold_reject": int(gold == "reject"),
+            "predicted_reject": int(said == "reject"),
+            "right": int(right),
+        },
+    )
+
+
+def review_sweep_records(
+    sweep: dict[int, int], context: str, *, name_context: bool = False
+) -> list[dict[str, Any]]:
+    """Every sample for every k of ``sweep``: the first ``sweep[k]`` samples answered right."""
+    return [
+        review_record(i, review_solver(k, context if name_context else None), k, context, i < n)
+        for k, n in sweep.items()
+        for i in range(len(REVIEW_SAMPLES))
+    ]
+
+
+def review_sweep_runs(tmp: Path) -> list[Path]:
+    """Run a: oracle and the k = 0, 1, 2 sweep (context dialogue, the default); run b: k = 1, 2
+    with ``--context decision-only``."""
+    oracle = [
+        record(sid, "oracle", "correct", suite="review-mini", defect_type="review",
+               scores={"gold_reject": int(g == "reject"), "predicted_reject": int(g == "reject"),
+                       "right": 1})
+        for sid, g in REVIEW_SAMPLES
+    ]  # fmt: skip
+    for rec in oracle:
+        rec |= {"visible": None, "hidden": None, "patch": "", "changed_files": []}
+    a = write_run(
+        tmp / "a",
+        oracle + review_sweep_records(SWEEP_A, "dialogue"),
+        suite="review-mini",
+        family="review",
+    )
+    b = write_run(
+        tmp / "b",
+        review_sweep_records(SWEEP_B, "decision-only", name_context=True),
+        suite="review-mini",
+        family="review",
+    )
+    return [a, b]

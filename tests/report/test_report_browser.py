@@ -7,7 +7,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from report_runs import XSS, varied_records, varied_run
+from report_runs import XSS, review_sweep_runs, varied_records, varied_run
 
 from truepass.report import write_report
 
@@ -143,3 +143,46 @@ def test_report_in_headless_chromium(tmp_path: Path) -> None:
     assert problems == []
     assert dialogs == []  # no payload ran
     assert all(u.startswith(("file://", "data:")) for u in requests), requests
+
+
+def test_curves_and_demonstration_links_in_headless_chromium(tmp_path: Path) -> None:
+    if not CHROMIUM.exists():
+        pytest.skip("Debian's chromium is not installed at /usr/bin/chromium (make system-deps)")
+    sync_api = pytest.importorskip("playwright.sync_api", reason="playwright (dev extra) missing")
+    report = write_report(review_sweep_runs(tmp_path), tmp_path / "report.html")
+    problems: list[str] = []
+    with sync_api.sync_playwright() as pw:
+        context = pw.chromium.launch_persistent_context(
+            str(tmp_path / "profile"),
+            executable_path=str(CHROMIUM),
+            headless=True,
+            args=FLAGS,
+            viewport={"width": 1360, "height": 900},
+        )
+        try:
+            page = context.new_page()
+            page.on("console", lambda m: m.type == "error" and problems.append(m.text))
+            page.on("pageerror", lambda e: problems.append(f"page error: {e}"))
+            page.goto(report.as_uri(), wait_until="load")
+            curves = page.locator("#curves svg.chart")
+            assert curves.count() == 2  # accuracy and f1
+            for i in range(2):
+                box = curves.nth(i).bounding_box()
+                assert box is not None and box["width"] > 300 and box["height"] > 200
+            band = page.locator("#curves polygon.band").first.bounding_box()
+            assert band is not None and band["height"] > 10
+            page.locator("#curves").screenshot(path=str(tmp_path / "curves.png"))
+            shutil.copyfile(tmp_path / "curves.png", SCREENSHOT.with_name("truepass-curves.png"))
+            # an attempt page with demonstrations: a demonstration's link opens its sample's page
+            page.fill("#f-text", "rv-03 code-only-k2")
+            page.locator("#attempt-table tbody tr:visible").first.click()
+            shown = page.locator("section.attempt:visible")
+            assert shown.locator("table.demo-table tbody tr").count() == 2
+            target = shown.locator("a.demo-link").first.get_attribute("href")
+            shown.locator("a.demo-link").first.click()
+            opened = page.locator(str(target))
+            opened.wait_for(state="visible")
+            assert "rv-02" in opened.locator("h2").inner_text()
+        finally:
+            context.close()
+    assert problems == []

@@ -30,7 +30,13 @@ def read_csv(path: Path) -> list[dict[str, str]]:
 
 def test_attempts_csv_is_flat_and_complete(tmp_path: Path) -> None:
     paths = write_exports([varied_run(tmp_path / "run")], tmp_path / "out")
-    assert [p.name for p in paths] == ["attempts.csv", "attempts.json", "summary.csv"]
+    assert [p.name for p in paths] == [
+        "attempts.csv",
+        "attempts.json",
+        "summary.csv",
+        "metrics.csv",
+        "curves.csv",
+    ]
     rows = read_csv(tmp_path / "out" / "attempts.csv")
     recs = varied_records()
     assert len(rows) == len(recs)

@@ -10,6 +10,7 @@ import typer
 from truepass.cli.build import build_app
 from truepass.cli.cache import cache_app
 from truepass.cli.compare import compare_cmd
+from truepass.cli.explain import explain_cmd
 from truepass.cli.harden import harden_cmd
 from truepass.cli.report import report_cmd
 from truepass.cli.run import estimate_cmd, judge_cmd, run_cmd
@@ -30,6 +31,7 @@ app.command("report")(report_cmd)
 app.command("compare")(compare_cmd)
 app.command("import")(import_cmd)
 app.command("harden")(harden_cmd)
+app.command("explain")(explain_cmd)
 app.add_typer(cache_app, name="cache")
 app.add_typer(build_app, name="build-suite")
 

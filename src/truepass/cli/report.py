@@ -19,7 +19,8 @@ ExportsOpt = Annotated[
     Path | None,
     typer.Option(
         "--exports",
-        help="Also write attempts.csv, attempts.json and summary.csv into this directory.",
+        help="Also write attempts.csv, attempts.json, summary.csv, metrics.csv and curves.csv "
+        "into this directory.",
     ),
 ]
 

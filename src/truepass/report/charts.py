@@ -10,6 +10,7 @@ import math
 
 from markupsafe import Markup, escape
 
+from truepass.report.curves import CORRECT_RATE, Estimate, FamilyCurves
 from truepass.report.stats import RateRow, SolverStats, defect_types, verdict_order
 
 WIDTH = 600
@@ -399,3 +400,135 @@ def cost_chart(stats: list[SolverStats]) -> tuple[Markup, str]:
         )
         body.append(_el("circle", cx=right + 8, cy=top + 6 + 18 * n, r=5, fill=solver_colour(i)))
     return _svg(bottom + 42, body, "Correct rate against cost"), note
+
+
+def metric_value(metric: str, x: float | None) -> str:
+    """A metric's value as shown: rates in percent, small scores to three decimals."""
+    if x is None:
+        return "n/a"
+    if metric == CORRECT_RATE:
+        return _pct(x)
+    return f"{x:.3f}" if abs(x) < 10 else f"{x:.1f}"
+
+
+def estimate_text(metric: str, e: Estimate | None) -> str:
+    """``0.412 [0.301–0.530]``: the value and its 95% interval (the value alone without one)."""
+    if e is None:
+        return "n/a"
+    out = metric_value(metric, e.value)
+    if e.low is not None and e.high is not None:
+        out += f" [{metric_value(metric, e.low)}–{metric_value(metric, e.high)}]"
+    return out
+
+
+def curve_chart(fc: FamilyCurves, metric: str) -> Markup:
+    """One metric against k: a line per curve (model and settings, context type), its 95%
+    intervals as a shaded band and whiskers; points without the metric are left out."""
+    curves = fc.curves
+    left, right = 64.0, WIDTH - 16.0
+    legend, lh = _legend(
+        [(_short(c.label, 260), solver_colour(i)) for i, c in enumerate(curves)], left, 14, right
+    )
+    top = 14 + lh + 8
+    bottom = top + 210.0
+    ks = sorted({p.k for c in curves for p in c.points})
+    k_lo, k_hi = ks[0], ks[-1]
+    pad = 28.0
+    span = max(k_hi - k_lo, 1)
+
+    def x_of(k: float) -> float:
+        return left + pad + (right - left - 2 * pad) * (k - k_lo) / span
+
+    tops = [
+        e.high if e.high is not None else e.value
+        for c in curves
+        for p in c.points
+        if (e := p.metrics.get(metric)) is not None
+    ]
+    y_max = 1.0 if metric == CORRECT_RATE else _nice_ceil(max(tops, default=0.0))
+
+    def y_of(v: float) -> float:
+        return bottom - (bottom - top) * min(max(v / y_max, 0.0), 1.0)
+
+    body = list(legend)
+    for i in range(5):
+        v = y_max * i / 4
+        y = y_of(v)
+        body.append(_el("line", x1=left, x2=right, y1=y, y2=y, class_="grid"))
+        body.append(
+            _el(
+                "text",
+                metric_value(metric, v),
+                x=left - 6,
+                y=y + 4,
+                text_anchor="end",
+                class_="axis",
+            )
+        )
+    for k in ks:
+        x = x_of(k)
+        body.append(_el("line", x1=x, x2=x, y1=top, y2=bottom, class_="grid"))
+        body.append(_el("text", str(k), x=x, y=bottom + 14, text_anchor="middle", class_="axis"))
+    body.append(
+        _el(
+            "text",
+            "k (demonstrations per prompt)",
+            x=(left + right) / 2,
+            y=bottom + 32,
+            text_anchor="middle",
+            class_="axis-title",
+        )
+    )
+    mid = (top + bottom) / 2
+    body.append(
+        _el(
+            "text",
+            metric,
+            x=14,
+            y=mid,
+            text_anchor="middle",
+            class_="axis-title",
+            transform=f"rotate(-90 14 {_f(mid)})",
+        )
+    )
+    n = len(curves)
+    for i, c in enumerate(curves):
+        colour = solver_colour(i)
+        shift = (i - (n - 1) / 2) * min(6.0, 24.0 / n)  # keeps whiskers of equal k apart
+        pts = [(p, e) for p in c.points if (e := p.metrics.get(metric)) is not None]
+        if len(pts) >= 2 and all(e.low is not None and e.high is not None for _, e in pts):
+            upper = [f"{_f(x_of(p.k) + shift)},{_f(y_of(e.high or 0.0))}" for p, e in pts]
+            lower = [f"{_f(x_of(p.k) + shift)},{_f(y_of(e.low or 0.0))}" for p, e in pts]
+            body.append(
+                _el("polygon", points=" ".join(upper + lower[::-1]), fill=colour, class_="band")
+            )
+        if len(pts) >= 2:
+            line = " ".join(f"{_f(x_of(p.k) + shift)},{_f(y_of(e.value))}" for p, e in pts)
+            body.append(_el("polyline", points=line, stroke=colour, class_="curve"))
+        for p, e in pts:
+            x, y = x_of(p.k) + shift, y_of(e.value)
+            if e.low is not None and e.high is not None:
+                y_lo, y_hi = y_of(e.low), y_of(e.high)
+                body += [
+                    _el("line", x1=x, x2=x, y1=y_lo, y2=y_hi, stroke=colour, class_="ci-k"),
+                    _el("line", x1=x - 3, x2=x + 3, y1=y_lo, y2=y_lo, stroke=colour, class_="ci-k"),
+                    _el("line", x1=x - 3, x2=x + 3, y1=y_hi, y2=y_hi, stroke=colour, class_="ci-k"),
+                ]
+            tip = (
+                f"{c.label}, k={p.k}: {metric} {estimate_text(metric, e)}"
+                f" ({p.solver}; {p.counted} counted attempts)"
+            )
+            body.append(
+                _el(
+                    "circle",
+                    cx=x,
+                    cy=y,
+                    r=4.5,
+                    fill=colour,
+                    title=tip,
+                    class_="point k-point",
+                    data_k=p.k,
+                    data_value=f"{e.value:g}",
+                )
+            )
+    return _svg(bottom + 42, body, f"{fc.family}: {metric} against k")

@@ -1,4 +1,5 @@
-"""Flat exports for pandas and spreadsheets: attempts.csv, attempts.json, summary.csv."""
+"""Flat exports for pandas and spreadsheets: attempts.csv, attempts.json, summary.csv,
+metrics.csv and curves.csv."""
 
 from __future__ import annotations
 
@@ -10,8 +11,9 @@ from typing import Any, get_args
 from pydantic import BaseModel
 
 from truepass.records import RECORD_FIELDS, AttemptRecord
+from truepass.report.curves import FamilyCurves, solver_metrics, sweep_curves
 from truepass.report.load import Attempt, all_attempts, load_runs
-from truepass.report.stats import RateRow, solver_stats
+from truepass.report.stats import RateRow, SolverStats, solver_stats
 from truepass.vocabulary import PASSES_VISIBLE, Verdict, counted
 
 CSV_OMITS = frozenset({"patch", "test_output", "flag_details", "solver_meta"})
@@ -56,6 +58,35 @@ SUMMARY_COLUMNS = [
     "plausible_ci_low",
     "plausible_ci_high",
     "overfit_share",
+]
+METRICS_COLUMNS = [
+    "solver",
+    "runs",
+    "family",
+    "model",
+    "variant",
+    "setting",
+    "k",
+    "context",
+    "retrieval",
+    "attempts",
+    "counted",
+]
+"""The first columns of metrics.csv; then ``NAME``, ``NAME_ci_low``, ``NAME_ci_high`` per metric."""
+CURVES_COLUMNS = [
+    "family",
+    "line",
+    "setting",
+    "context",
+    "retrieval",
+    "k",
+    "solver",
+    "counted",
+    "metric",
+    "charted",
+    "value",
+    "ci_low",
+    "ci_high",
 ]
 ALL = "all"
 """the ``defect_type`` of a solver's overall row in summary.csv"""
@@ -121,6 +152,65 @@ def _rate_cells(r: RateRow) -> dict[str, object]:
     return cells
 
 
+def _round(x: float | None) -> float | None:
+    return None if x is None else round(x, 6)
+
+
+def metrics_rows(stats: list[SolverStats]) -> list[dict[str, object]]:
+    """metrics.csv: one row per solver with its setting (from its records) and every metric
+    (:func:`truepass.report.curves.solver_metrics`) with its interval."""
+    rows = []
+    for s in stats:
+        st = s.setting
+        row: dict[str, object] = {
+            "solver": s.label,
+            "runs": ";".join(s.runs),
+            "family": s.family,
+            "model": st.model,
+            "variant": st.variant,
+            "setting": st.base,
+            "k": st.k,
+            "context": st.context,
+            "retrieval": st.retrieval,
+            "attempts": s.overall.attempts,
+            "counted": s.overall.counted,
+        }
+        for name, e in solver_metrics(s).items():
+            row |= {
+                name: _round(e.value),
+                f"{name}_ci_low": _round(e.low),
+                f"{name}_ci_high": _round(e.high),
+            }
+        rows.append({k: _cell(v) for k, v in row.items()})
+    return rows
+
+
+def curves_rows(curves: list[FamilyCurves]) -> list[dict[str, object]]:
+    """curves.csv: one row per point of every metric-versus-k curve and metric (long format)."""
+    rows = []
+    for fc in curves:
+        for c in fc.curves:
+            for p in c.points:
+                for name, e in p.metrics.items():
+                    row: dict[str, object] = {
+                        "family": fc.family,
+                        "line": c.label,
+                        "setting": c.base,
+                        "context": c.context,
+                        "retrieval": c.retrieval,
+                        "k": p.k,
+                        "solver": p.solver,
+                        "counted": p.counted,
+                        "metric": name,
+                        "charted": name in fc.metrics,
+                        "value": _round(e.value),
+                        "ci_low": _round(e.low),
+                        "ci_high": _round(e.high),
+                    }
+                    rows.append({k: _cell(v) for k, v in row.items()})
+    return rows
+
+
 def _write_csv(path: Path, rows: list[dict[str, object]], first: list[str]) -> None:
     columns = list(first)
     for row in rows:
@@ -132,7 +222,8 @@ def _write_csv(path: Path, rows: list[dict[str, object]], first: list[str]) -> N
 
 
 def write_exports(run_dirs: list[Path], out_dir: Path) -> list[Path]:
-    """Write ``attempts.csv``, ``attempts.json`` and ``summary.csv`` into ``out_dir``.
+    """Write ``attempts.csv``, ``attempts.json``, ``summary.csv``, ``metrics.csv`` and
+    ``curves.csv`` (header only when no solvers form a k sweep) into ``out_dir``.
 
     Args:
         run_dirs: run directories (each with a results.jsonl).
@@ -159,12 +250,18 @@ def write_exports(run_dirs: list[Path], out_dir: Path) -> list[Path]:
     )
 
     verdict_columns = [f"n_{v}" for v in Verdict]
+    stats = solver_stats(attempts)
     summary_rows = []
-    for s in solver_stats(attempts):
+    for s in stats:
         for defect, rate in [(ALL, s.overall), *s.by_defect_type.items()]:
             row = {"solver": s.label, "runs": ";".join(s.runs), "defect_type": defect}
             row |= {c: 0 for c in verdict_columns} | _rate_cells(rate)
             summary_rows.append({k: _cell(v) for k, v in row.items()})
     summary_csv = out_dir / "summary.csv"
     _write_csv(summary_csv, summary_rows, SUMMARY_COLUMNS + verdict_columns)
-    return [attempts_csv, attempts_json, summary_csv]
+
+    metrics_csv = out_dir / "metrics.csv"
+    _write_csv(metrics_csv, metrics_rows(stats), METRICS_COLUMNS)
+    curves_csv = out_dir / "curves.csv"
+    _write_csv(curves_csv, curves_rows(sweep_curves(stats)), CURVES_COLUMNS)
+    return [attempts_csv, attempts_json, summary_csv, metrics_csv, curves_csv]

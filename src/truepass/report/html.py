@@ -18,9 +18,10 @@ from jinja2 import Environment, FileSystemBytecodeCache, PackageLoader, StrictUn
 
 from truepass.paths import user_cache_dir
 from truepass.report import charts
+from truepass.report.curves import sweep_curves
 from truepass.report.load import all_attempts, load_runs
 from truepass.report.stats import defect_types, solver_stats, verdict_order
-from truepass.report.views import attempt_view
+from truepass.report.views import SampleLinks, attempt_view
 from truepass.vocabulary import FLAG_MEANING, VERDICT_MEANING
 
 
@@ -74,6 +75,7 @@ def _environment() -> Environment:
     )
     env.filters["pct"] = _pct
     env.filters["interval"] = _interval
+    env.filters["estimate"] = lambda e, metric: charts.estimate_text(metric, e)
     env.filters["pretty"] = lambda v: json.dumps(v, indent=2, ensure_ascii=False, default=str)
     env.tests["mapping_"] = lambda v: isinstance(v, dict)
     env.tests["list_"] = lambda v: isinstance(v, list | tuple)
@@ -85,7 +87,11 @@ def render_report(run_dirs: list[Path]) -> str:
     runs = load_runs(run_dirs)
     attempts = all_attempts(runs)
     stats = solver_stats(attempts)
-    views = [attempt_view(a) for a in attempts]
+    links = SampleLinks(attempts)
+    views = [attempt_view(a, links) for a in attempts]
+    curves = [
+        (fc, [(m, charts.curve_chart(fc, m)) for m in fc.metrics]) for fc in sweep_curves(stats)
+    ]
     cost_svg, cost_note = charts.cost_chart(stats)
     script = _asset("report.js")
     flags_seen = sorted({f for v in views for f in v.flag_names})
@@ -115,6 +121,7 @@ def render_report(run_dirs: list[Path]) -> str:
             "cost": cost_svg,
         },
         "cost_note": cost_note,
+        "curves": curves,
         "css": _asset("report.css"),
         "script": script,
         "csp": _csp(script),

@@ -11,6 +11,7 @@ from truepass.analysis.summary import Rates, SolverSummary, summarize
 from truepass.errors import InputError
 from truepass.families import registry
 from truepass.families.base import Family
+from truepass.report.demonstrations import SolverSetting, solver_setting
 from truepass.report.load import Attempt
 from truepass.vocabulary import PASSES_VISIBLE, Verdict
 
@@ -109,6 +110,10 @@ class SolverStats:
     """total cost; None when some attempt used a model without a known price"""
     tokens_per_attempt: float | None = None
     extra: dict[str, Any] = field(default_factory=dict)
+    family: str = "repair"
+    """the task family of the solver's run(s)"""
+    setting: SolverSetting = field(default_factory=SolverSetting)
+    """the model, its settings, k and context, read from the records' ``solver_meta``"""
 
     @property
     def uses_model(self) -> bool:
@@ -153,6 +158,8 @@ def solver_stats(attempts: list[Attempt]) -> list[SolverStats]:
                 tokens=tokens,
                 cost_usd=None if any(c is None for c in costs) else sum(c or 0.0 for c in costs),
                 tokens_per_attempt=tokens / len(used) if used else None,
+                family=group[0].family,
+                setting=solver_setting([a.record for a in group]),
             )
         )
     return out

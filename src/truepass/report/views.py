@@ -6,6 +6,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
+from truepass.report.demonstrations import read_demonstrations
 from truepass.report.load import Attempt
 from truepass.vocabulary import FLAG_MEANING, counted
 
@@ -62,6 +63,91 @@ class RoundView:
 
 
 @dataclass
+class DemoItem:
+    """One demonstration shown: its id, rank, retrieval score and what its family adds."""
+
+    rank: int
+    id: str
+    score: float | None
+    columns: dict[str, object]
+    """the family's per-demonstration values (``decisions``, ``labels``, ...)"""
+    anchor: str | None
+    """the page of an attempt on that sample in this report; None when the report has none"""
+
+
+@dataclass
+class DemoView:
+    """The demonstrations an attempt was shown and what the leakage guard removed."""
+
+    k: int
+    context: str | None
+    retrieval: str | None
+    items: list[DemoItem]
+    columns: list[str]
+    removed: dict[str, int]
+    considered: int | None
+    passed: int | None
+    other: dict[str, object]
+    """other keys the family records about its demonstrations"""
+
+    @property
+    def removed_total(self) -> int:
+        return sum(self.removed.values())
+
+
+class SampleLinks:
+    """Where a sample's page is: the report has a page per attempt, so a sample links to an
+    attempt on it, of the same solver and run when there is one, else of the same run, else any."""
+
+    def __init__(self, attempts: list[Attempt]) -> None:
+        self._by: dict[tuple[str, ...], str] = {}
+        for a in attempts:
+            anchor = f"attempt-{a.index}"
+            for key in (
+                (a.record.sample_id, a.run, a.label),
+                (a.record.sample_id, a.run),
+                (a.record.sample_id,),
+            ):
+                self._by.setdefault(key, anchor)
+
+    def anchor(self, sample_id: str, run: str, solver: str) -> str | None:
+        for key in ((sample_id, run, solver), (sample_id, run), (sample_id,)):
+            if key in self._by:
+                return self._by[key]
+        return None
+
+
+def demo_view(a: Attempt, links: SampleLinks | None = None) -> DemoView | None:
+    """The demonstrations of an attempt for its page; None when its record carries none."""
+    d = read_demonstrations(a.record.solver_meta)
+    if d is None:
+        return None
+    n = len(d.shown)
+    columns = [k for k, v in d.extras.items() if isinstance(v, list) and len(v) == n and n]
+    items = [
+        DemoItem(
+            rank=i + 1,
+            id=demo,
+            score=d.scores[i] if i < len(d.scores) else None,
+            columns={c: d.extras[c][i] for c in columns},
+            anchor=links.anchor(demo, a.run, a.label) if links else None,
+        )
+        for i, demo in enumerate(d.shown)
+    ]
+    return DemoView(
+        k=d.k,
+        context=d.context,
+        retrieval=d.retrieval,
+        items=items,
+        columns=columns,
+        removed=dict(d.removed),
+        considered=d.considered,
+        passed=d.passed,
+        other={k: v for k, v in d.extras.items() if k not in columns and _present(v)},
+    )
+
+
+@dataclass
 class AttemptView:
     """An attempt as the template shows it."""
 
@@ -92,6 +178,7 @@ class AttemptView:
     tokens: int | None
     cost: float | None
     duration_s: float
+    demonstrations: DemoView | None = None
     search: str = field(default="")
 
 
@@ -187,11 +274,16 @@ def _present(value: object) -> bool:
     return value not in (None, "", [], {})
 
 
-def attempt_view(a: Attempt) -> AttemptView:
+def attempt_view(a: Attempt, links: SampleLinks | None = None) -> AttemptView:
+    """What the page and the table row of attempt ``a`` show; ``links`` finds the pages of the
+    samples its demonstrations came from."""
     r, raw = a.record, a.raw
     meta = dict(r.solver_meta)
     rounds = _rounds(meta)
     meta.pop("rounds", None)
+    demos = demo_view(a, links)
+    if demos is not None:  # shown in its own place (unreadable ones stay in the solver's table)
+        meta.pop("demonstrations", None)
     usage = r.usage
     tokens = usage.prompt_tokens + usage.completion_tokens if usage else None
     facts: dict[str, object] = {
@@ -255,6 +347,7 @@ def attempt_view(a: Attempt) -> AttemptView:
         tokens=tokens,
         cost=usage.cost_usd if usage else None,
         duration_s=r.duration_s,
+        demonstrations=demos,
     )
     view.search = " ".join(
         [

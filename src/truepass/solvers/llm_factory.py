@@ -55,8 +55,9 @@ def read_model_config(path: Path) -> dict[str, ModelSettings]:
     return out
 
 
-def llm_solvers(spec: str, options: LLMOptions) -> list[LLMSolver]:
-    """One :class:`LLMSolver` per prompt variant of ``options``, sharing one model instance."""
+def llm_model(spec: str, options: LLMOptions) -> Model:
+    """The model of ``spec`` with the settings (``--model-config``) and the response cache of
+    ``options``; one instance per spec and cache, shared by every solver that asks it."""
     settings = read_model_config(options.model_config).get(spec) if options.model_config else None
     cache = None
     if options.use_cache:
@@ -64,7 +65,12 @@ def llm_solvers(spec: str, options: LLMOptions) -> list[LLMSolver]:
     key = (spec, str(options.cache_path) + str(options.use_cache))
     if key not in _models:
         _models[key] = make_model(spec, settings, cache)
-    model = _models[key]
+    return _models[key]
+
+
+def llm_solvers(spec: str, options: LLMOptions) -> list[LLMSolver]:
+    """One :class:`LLMSolver` per prompt variant of ``options``, sharing one model instance."""
+    model = llm_model(spec, options)
     prices = price_table(list(options.prices))
     return [
         LLMSolver(model, options, variant, prices, shots)

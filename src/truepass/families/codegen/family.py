@@ -27,6 +27,7 @@ class CodegenFamily(Family):
     check_type = CodegenCheck
     answer_kinds = frozenset({AnswerKind.FILES})
     prompt_variants = ("code-only",)
+    context_types = ("bare", "explained")
 
     def __init__(self, workers: int = 2) -> None:
         super().__init__(workers)
@@ -78,4 +79,4 @@ class CodegenFamily(Family):
     ) -> Answer | None:
         from truepass.families.codegen.model import ask_for_code
 
-        return ask_for_code(solver, sample, attempt)
+        return ask_for_code(solver, sample, attempt, ctx)

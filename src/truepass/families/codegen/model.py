@@ -1,34 +1,118 @@
-"""A model solver on a codegen sample: one request, the code read out of the answer.
+"""A model solver on a codegen sample: k demonstrations through the leakage guard, one request,
+the code read out of the answer.
 
 Every codegen attempt uses the ``codegen.j2`` template (overridable with ``--templates DIR``);
-``--samples N --temperature T`` give the n attempts per problem that pass@k needs.
+``--samples N --temperature T`` give the n attempts per problem that pass@k needs. With
+``--shots K`` the prompt first shows K other problems of the suite with their reference
+solutions, ranked by BM25 on the problem text (:mod:`truepass.prompts.retrieval`): bare
+(``--context bare``, the default) or with the reasoning and strategy behind each solution
+(``--context explained``: only problems that carry an ``explanation``, e.g. written by
+``truepass explain``).
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 from truepass.answers import Answer
+from truepass.errors import InputError
 from truepass.families.codegen.schema import SOLUTION_FILE, CodegenSample
 from truepass.patches.extract import extract_code
-from truepass.prompts.codegen import build_codegen_messages
+from truepass.prompts.codegen import CodegenDemo, build_codegen_messages
+from truepass.prompts.retrieval import Candidate, pool_retriever
 from truepass.solvers.llm import round_record
 from truepass.usage import Usage
 
 if TYPE_CHECKING:
+    from truepass.solvers.base import SolveContext
     from truepass.solvers.llm import LLMSolver
 
+BARE, EXPLAINED = "bare", "explained"
+CONTEXT_TYPES = (BARE, EXPLAINED)
 
-def ask_for_code(solver: LLMSolver, sample: CodegenSample, attempt: int) -> Answer:
-    """One attempt of ``solver`` on ``sample``; the raw response is kept in ``meta``."""
+
+def candidate(sample: CodegenSample) -> Candidate:
+    """What retrieval matches on: the problem (signature and docstring)."""
+    return Candidate(id=sample.id, text=sample.prompt, timestamp=_timestamp(sample))
+
+
+def _timestamp(sample: CodegenSample) -> str | None:
+    value = sample.meta.get("timestamp")
+    return value if isinstance(value, str) and value else None
+
+
+def _solution(sample: CodegenSample) -> str:
+    return " ".join(sample.canonical_solution.split())
+
+
+def demonstrations(
+    sample: CodegenSample, k: int, context: str, pool: Sequence[Any]
+) -> tuple[list[CodegenSample], dict[str, object]]:
+    """The ``k`` demonstrations for ``sample`` and what ``solver_meta.demonstrations`` records.
+
+    The guard of :class:`~truepass.prompts.retrieval.Retriever` removes the target, its
+    near-duplicates and later problems; on top of it, a problem whose reference solution is the
+    target's own (``same-solution``) and, for ``explained``, one without an explanation
+    (``no-explanation``) are passed over.
+    """
+    record: dict[str, object] = {"k": k, "context": context}
+    if not k:
+        return [], record
+    if context == EXPLAINED and not any(getattr(s, "explanation", None) for s in pool):
+        raise InputError(
+            "--context explained needs problems with an explanation and this suite has none: "
+            "write them with `truepass explain --suite SUITE --solver MODEL --out DIR` and run "
+            "on DIR, or use --context bare"
+        )
+    by_id = {s.id: s for s in pool}
+    selection = pool_retriever(pool, candidate).select(candidate(sample), len(pool))
+    target = _solution(sample)
+    kept: list[CodegenSample] = []
+    scores: list[float] = []
+    removed = dict(selection.removed) | {"same-solution": 0, "no-explanation": 0}
+    for found, score in zip(selection.shown, selection.scores, strict=True):
+        demo = by_id[found.id]
+        if _solution(demo) == target:
+            removed["same-solution"] += 1
+        elif context == EXPLAINED and not demo.explanation:
+            removed["no-explanation"] += 1
+        elif len(kept) < k:
+            kept.append(demo)
+            scores.append(score)
+    record |= {
+        "shown": [d.id for d in kept],
+        "scores": scores,
+        "removed": removed,
+        "considered": selection.considered,
+    }
+    return kept, record
+
+
+def ask_for_code(
+    solver: LLMSolver, sample: CodegenSample, attempt: int, ctx: SolveContext
+) -> Answer:
+    """One attempt of ``solver`` on ``sample``; the raw response and the demonstrations shown
+    are kept in ``meta``."""
+    context = solver.options.context or CONTEXT_TYPES[0]
+    demos, record = demonstrations(sample, solver.shots, context, ctx.pool)
+    shown = [
+        CodegenDemo(
+            prompt=d.prompt,
+            solution=d.reference_code,
+            explanation=(d.explanation or "").strip() if context == EXPLAINED else "",
+        )
+        for d in demos
+    ]
     params = solver.params(attempt)
-    messages = build_codegen_messages(sample, solver.options.template_dir)
+    messages = build_codegen_messages(sample, shown, solver.options.template_dir)
     usage = Usage()
     completion = solver.ask(messages, params, usage, key=attempt)
     extracted = extract_code(completion.text, sample.prompt, sample.entry_point)
     rounds = [round_record(0, messages, completion, extracted.kind, extracted.detail)]
     meta = solver.meta(params, rounds) | {"variant": "codegen"}
     meta.pop("fault_source")
+    meta["demonstrations"] = record
     if extracted.code is None:
         return Answer(no_patch=True, meta=meta, usage=usage)
     return Answer(files={SOLUTION_FILE: extracted.code}, meta=meta, usage=usage)
