@@ -13,6 +13,11 @@ Two variants, picked by what the host allows:
 * ``unprivileged`` (not root): plain bwrap with ``--size``-limited tmpfs mounts (each of
   ``disk_mb``: the total is not capped here) and direct read-only binds.
 
+A persistent session (:mod:`truepass.sandbox.session`) keeps its workspace on a tmpfs that a
+long-lived *holder* process mounted in a private mount namespace (with a user namespace of its
+own when unprivileged): the plan then enters the holder's namespaces first (``nsenter``) and
+binds that tmpfs's ``ws/`` as ``/workspace`` instead of creating a fresh one.
+
 In both, bwrap unshares every namespace (no network at all), drops all capabilities, forbids new
 user namespaces, remounts ``/`` read-only and starts a prelude that copies the run's files into
 ``/workspace`` and applies the rlimits with ``prlimit`` before exec'ing the untrusted argv.
@@ -63,6 +68,16 @@ def rlimit_args(limits: Limits, nproc: int | None) -> list[str]:
     return args
 
 
+def tmpfs_options(limits: Limits, owner: int | None = SANDBOX_UID) -> str:
+    """``mount -o`` options of a run's writable tmpfs: ``disk_mb`` of space, inodes to match."""
+    size = limits.disk_mb * 1024 * 1024
+    inodes = max(limits.disk_mb * 256, 16384)
+    opts = f"size={size},nr_inodes={inodes},mode=0755"
+    if owner is not None:
+        opts += f",uid={owner},gid={owner}"
+    return opts + ",nosuid,nodev"
+
+
 def interpreter_paths() -> list[str]:
     """Host directories the calling interpreter needs (venv and base prefix), outermost only."""
     wanted = {sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix}
@@ -110,6 +125,9 @@ class Plan:
     cgroup_join: str = ""
     nproc: int | None = None
     has_files: bool = True
+    # A session's holder process: enter its namespaces first; run_dir/rw there is its tmpfs
+    # (privileged: ws/, tmp/ and shm/ made by the session; unprivileged: ws/ only).
+    holder_pid: int | None = None
     _staged: list[tuple[str, str]] = field(default_factory=list)
 
     def prepare(self) -> None:
@@ -123,7 +141,7 @@ class Plan:
                 continue
             point = self.run_dir / "m" / str(index)
             if os.path.isdir(host):
-                point.mkdir()
+                point.mkdir(exist_ok=True)
             else:
                 point.touch()
             self._staged.append((str(point), dest))
@@ -137,6 +155,8 @@ class Plan:
         bwrap += ["/usr/bin/prlimit", *rlimit_args(self.limits, self.nproc), "--", *self.argv]
         script = "set -e\necho 1000 > /proc/self/oom_score_adj 2>/dev/null || true\n"
         script += self.cgroup_join
+        if self.holder_pid is not None:
+            return self._command_in_holder(script, bwrap)
         head: list[str] = []
         if self.privileged:
             head = [tool("unshare") or "unshare", "--mount", "--propagation", "private", "--"]
@@ -146,21 +166,41 @@ class Plan:
         script += 'exec "$@"\n'
         return [*head, "/bin/sh", "-c", script, "truepass-setup", *bwrap]
 
+    def _command_in_holder(self, script: str, bwrap: list[str]) -> list[str]:
+        """Join the cgroups on the host, enter the holder's namespaces, then (privileged) a
+        mount namespace of this command's own for the staging mounts, which vanish with it."""
+        pid = self.holder_pid
+        enter = [tool("nsenter") or "nsenter", f"--mount=/proc/{pid}/ns/mnt", "--"]
+        if not self.privileged:
+            enter[1:1] = ["--preserve-credentials", f"--user=/proc/{pid}/ns/user"]
+            return ["/bin/sh", "-c", script + 'exec "$@"\n', "truepass-setup", *enter, *bwrap]
+        own = [tool("unshare") or "unshare", "--mount", "--propagation", "private", "--"]
+        stage = "set -e\n" + self._staging_setup() + 'exec "$@"\n'
+        ids = f"--reuid={SANDBOX_UID}", f"--regid={SANDBOX_UID}", "--clear-groups"
+        bwrap = [tool("setpriv") or "setpriv", *ids, "--", *bwrap]
+        return [
+            "/bin/sh", "-c", script + 'exec "$@"\n', "truepass-setup", *enter, *own,
+            "/bin/sh", "-c", stage, "truepass-stage", *bwrap,
+        ]  # fmt: skip
+
     def _privileged_setup(self) -> str:
         rw = self.run_dir / "rw"
-        size = self.limits.disk_mb * 1024 * 1024
-        inodes = max(self.limits.disk_mb * 256, 16384)
-        opts = f"size={size},nr_inodes={inodes},mode=0755,uid={SANDBOX_UID},gid={SANDBOX_UID}"
         q = shlex.quote
         lines = [
-            f"mount -t tmpfs -o {opts},nosuid,nodev truepass-rw {q(str(rw))}",
+            f"mount -t tmpfs -o {tmpfs_options(self.limits)} truepass-rw {q(str(rw))}",
             f"install -d -o {SANDBOX_UID} -g {SANDBOX_UID} -m 0755 "
             + " ".join(q(str(rw / d)) for d in ("ws", "tmp", "shm")),
         ]
+        return "".join(line + "\n" for line in lines) + self._staging_setup()
+
+    def _staging_setup(self) -> str:
+        """Shell lines that bind each read-only source uid 65534 cannot reach at its point."""
+        q = shlex.quote
+        lines = []
         for (host, _), (point, _) in zip(self.ro_binds, self._staged, strict=True):
             if point != host:
-                lines.append(f"mount --rbind {q(host)} {q(point)}")
-        return "".join(line + "\n" for line in lines)
+                lines.append(f"mount --rbind {q(host)} {q(point)}\n")
+        return "".join(lines)
 
     def _namespaces(self) -> list[str]:
         uid = str(SANDBOX_UID)
@@ -189,7 +229,11 @@ class Plan:
             args += ["--bind", str(rw / "shm"), "/dev/shm"]
         else:
             size = str(self.limits.disk_mb * 1024 * 1024)
-            for dest in (WORKSPACE, "/tmp", "/dev/shm"):
+            fresh: tuple[str, ...] = (WORKSPACE, "/tmp", "/dev/shm")
+            if self.holder_pid is not None:  # the session's persistent workspace
+                args += ["--bind", str(rw / "ws"), WORKSPACE]
+                fresh = ("/tmp", "/dev/shm")
+            for dest in fresh:
                 args += ["--perms", "1777" if dest != WORKSPACE else "0755"]
                 args += ["--size", size, "--tmpfs", dest]
         if self.has_files:

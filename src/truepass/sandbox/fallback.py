@@ -20,7 +20,8 @@ import functools
 import os
 import resource
 import subprocess
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
 
 from truepass.sandbox import procs
 from truepass.sandbox.bwrap import rlimit_args, tool
@@ -49,13 +50,38 @@ def run_fallback(
     """Run ``argv`` in a temporary workspace under rlimits (see the module docstring)."""
     run_dir = make_run_dir("fb")
     workspace, private = run_dir / "workspace", run_dir / "tmp"
+    try:
+        write_files(workspace, files)
+        private.mkdir()
+        return run_fallback_in(
+            argv, cwd=workspace, private=private, marker=str(run_dir), limits=limits, env=env
+        )
+    finally:
+        remove_tree(run_dir)
+
+
+def run_fallback_in(
+    argv: list[str],
+    *,
+    cwd: Path,
+    private: Path,
+    marker: str,
+    limits: Limits,
+    env: Mapping[str, str] | None,
+    enter: Sequence[str] = (),
+) -> SandboxResult:
+    """Run ``argv`` in ``cwd`` under rlimits, ``private`` as its HOME and TMPDIR.
+
+    ``marker`` is a unique path that ``private`` and ``cwd`` lie under: every process still
+    carrying it (environment or working directory) when the run ends is killed. ``enter`` is a
+    command prefix run after joining the cgroups (a persistent session's ``nsenter`` into the
+    mount namespace that holds its workspace).
+    """
     cgroups = RunCgroups.create(
         pids_max=limits.max_processes + 2,  # + unshare and the namespace's init shell
         memory_bytes=(limits.memory_mb + limits.disk_mb) << 20,
     )
     try:
-        write_files(workspace, files)
-        private.mkdir()
         nproc = None
         if os.geteuid() != 0:  # root ignores RLIMIT_NPROC; it counts all the user's tasks
             nproc = procs.tasks_of_uid(os.geteuid()) + limits.max_processes
@@ -69,15 +95,14 @@ def run_fallback(
         script = "set -e\necho 1000 > /proc/self/oom_score_adj 2>/dev/null || true\n"
         script += cgroups.join_script() + 'exec "$@"\n'
         channel_r, channel_w = os.pipe()
-        marker = str(run_dir)  # in HOME and TMPDIR of every process that kept its environment
-        cmd = ["/bin/sh", "-c", script, "truepass-setup", *namespaces(), *limiter, *argv]
+        cmd = ["/bin/sh", "-c", script, "truepass-setup", *enter, *namespaces(), *limiter, *argv]
 
         def sweep(_streams: dict[str, Stream]) -> None:
             cgroups.kill_all()
             procs.kill_until_gone(lambda: procs.carrying(marker))
 
         outcome = execute(
-            cmd, cwd=workspace, limits=limits, pass_fds=(channel_w,),
+            cmd, cwd=cwd, limits=limits, pass_fds=(channel_w,),
             env=sandbox_env(home=str(private), channel_fd=channel_w, extra=env),
             readers={"channel": (channel_r, limits.output_bytes)},
             sweep=sweep, kill_group=True, preexec_fn=preexec,
@@ -86,7 +111,6 @@ def run_fallback(
     finally:
         cgroups.kill_all()
         cgroups.remove()
-        remove_tree(run_dir)
 
 
 @functools.cache

@@ -143,15 +143,35 @@ def run_sandboxed(
     for text in [*argv, *(env or {}), *(env or {}).values()]:
         if "\0" in text:
             raise SandboxError(f"NUL byte in argv or env: {text!r}")
-    _check_files(files, limits)
+    check_files(files, limits)
     binds = _check_binds(ro_binds or {})
     if sandbox_tier() == BWRAP:
-        mode = _bwrap_mode()[0] or "unprivileged"
+        mode = bwrap_mode()
         return _run_bwrap(list(argv), files, limits, env, binds, mode=mode)
     return run_fallback(list(argv), files, limits, env)
 
 
-def _check_files(files: Mapping[str, str | bytes], limits: Limits) -> None:
+def check_binds(ro_binds: Mapping[str, str], mode: str | None) -> dict[str, str]:
+    """Refuse read-only binds whose source is missing, whose destination is not absolute, or
+    (``mode`` ``"privileged"``) that the sandbox uid could not read."""
+    binds = _check_binds(ro_binds)
+    if mode == "privileged":
+        for host in binds:
+            if not readable_by_others(host):
+                raise SandboxError(
+                    f"ro_binds source {host} is not readable by the sandbox uid {SANDBOX_UID} "
+                    "(it needs o+r, and o+x for a directory)"
+                )
+    return binds
+
+
+def bwrap_mode() -> str:
+    """How the bwrap tier runs here: ``"privileged"`` or ``"unprivileged"`` (probed once)."""
+    return _bwrap_mode()[0] or "unprivileged"
+
+
+def check_files(files: Mapping[str, str | bytes], limits: Limits) -> None:
+    """Refuse workspace paths that are absolute or leave it, and files larger than the disk."""
     total = 0
     for name, content in files.items():
         parts = PurePosixPath(name).parts
@@ -180,18 +200,8 @@ def _run_bwrap(
     *,
     mode: str,
 ) -> SandboxResult:
-    if mode == "privileged":
-        for host in ro_binds:
-            if not readable_by_others(host):
-                raise SandboxError(
-                    f"ro_binds source {host} is not readable by the sandbox uid {SANDBOX_UID} "
-                    "(it needs o+r, and o+x for a directory)"
-                )
+    check_binds(ro_binds, mode)
     run_dir = make_run_dir("sb")
-    cgroups = RunCgroups.create(
-        pids_max=limits.max_processes + 2,  # + bwrap's monitor and init
-        memory_bytes=(limits.memory_mb + limits.disk_mb) << 20,  # tmpfs pages count as memory
-    )
     try:
         run_dir.chmod(0o755)
         write_files(run_dir / "in", files)
@@ -203,10 +213,28 @@ def _run_bwrap(
             limits=limits,
             ro_binds=[(p, p) for p in interpreter_paths()] + list(ro_binds.items()),
             status_fd=-1,
-            cgroup_join=cgroups.join_script(),
             nproc=limits.max_processes + 1,  # bwrap's init runs as the sandbox uid too
             has_files=bool(files),
         )
+        return run_plan(plan, env)
+    finally:
+        remove_tree(run_dir)
+
+
+def run_plan(plan: Plan, env: Mapping[str, str] | None) -> SandboxResult:
+    """Run a prepared bwrap :class:`Plan` in cgroups of its own, sweep every process it left,
+    and return its result. The caller owns (and removes) ``plan.run_dir``.
+
+    Raises:
+        SandboxError: bwrap could not start the sandbox.
+    """
+    limits = plan.limits
+    cgroups = RunCgroups.create(
+        pids_max=limits.max_processes + 2,  # + bwrap's monitor and init
+        memory_bytes=(limits.memory_mb + limits.disk_mb) << 20,  # tmpfs pages count as memory
+    )
+    try:
+        plan.cgroup_join = cgroups.join_script()
         plan.prepare()
 
         def sweep(streams: dict[str, Stream]) -> None:
@@ -220,7 +248,7 @@ def _run_bwrap(
         plan.env = sandbox_env(home="/tmp", channel_fd=channel_w, extra=env)
         plan.status_fd = status_w
         outcome = execute(
-            plan.command(), cwd=run_dir, limits=limits, pass_fds=(channel_w, status_w),
+            plan.command(), cwd=plan.run_dir, limits=limits, pass_fds=(channel_w, status_w),
             readers={"channel": (channel_r, limits.output_bytes), "status": (status_r, 1 << 16)},
             sweep=sweep, kill_group=False,
         )  # fmt: skip
@@ -232,7 +260,6 @@ def _run_bwrap(
     finally:
         cgroups.kill_all()
         cgroups.remove()
-        remove_tree(run_dir)
 
 
 def _status(status: Stream) -> dict[str, object]:
