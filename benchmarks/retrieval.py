@@ -18,6 +18,13 @@ ratio, the time to build each index, and how often the two agree: the same top-1
 reference (float64) scores position by position, within 1e-5 relative, is a near-tie that bm25s's
 float32 scores break the other way, and is counted apart.
 
+Then, when the ``embed`` extra is installed (``--no-embedding`` skips it), the same queries on
+``Retriever(pool, method="embedding")``: embedding the pool with all-MiniLM-L6-v2 is a one-off
+cost, printed apart (with torch on one thread, as truepass runs it); per query, ``select`` is timed
+beside a plain reference: sentence-transformers' ``util.cos_sim`` of the query's embedding with
+every pool embedding (the same vectors), the same ``if``-statement guard, and a heap. A target from
+the pool reuses its own embedding in both; a fresh target is embedded in both (reported apart).
+
     .venv/bin/python benchmarks/retrieval.py
     .venv/bin/python benchmarks/retrieval.py --pool 20000 --queries 500 --k 3
 
@@ -157,11 +164,11 @@ class Reference:
                 total += self.idf[t] * tf / (tf + norm)
         return total
 
-    def select(self, target: Candidate, k: int, same_project: bool):
-        query = [t for t in query_tokens(target.text) if t in self.idf]
+    def guarded(self, target: Candidate, same_project: bool) -> tuple[list[int], dict[str, int]]:
+        """The guard as ``if`` statements: the positions that pass, and the counts."""
         when = self._when(target.timestamp)
         removed = dict.fromkeys(REASONS, 0)
-        ranked = []
+        passing = []
         for i, c in enumerate(self.pool):
             if c.id == target.id:
                 removed["target"] += 1
@@ -172,9 +179,46 @@ class Reference:
             elif same_project and c.project != target.project:
                 removed["other-project"] += 1
             else:
-                ranked.append((-self.score(i, query), c.id, i))
+                passing.append(i)
+        return passing, removed
+
+    def select(self, target: Candidate, k: int, same_project: bool):
+        query = [t for t in query_tokens(target.text) if t in self.idf]
+        passing, removed = self.guarded(target, same_project)
+        ranked = [(-self.score(i, query), self.pool[i].id, i) for i in passing]
         top = heapq.nsmallest(k, ranked)
         return [self.pool[i].id for _, _, i in top], removed
+
+
+class EmbeddingReference:
+    """Cosine similarity by sentence-transformers' ``util.cos_sim`` over the pool's embeddings,
+    the guard of :class:`Reference`, and a heap."""
+
+    def __init__(self, guard: Reference, vectors, row_of_text: dict[str, int]) -> None:
+        import torch
+
+        from truepass.metrics import minilm
+
+        self.guard = guard
+        self.model = minilm.sentence_model()
+        self.vectors = torch.from_numpy(vectors)  # one row per pool candidate
+        self.row_of_text = row_of_text  # text -> a pool position with that text
+
+    def query(self, text: str):
+        import torch
+
+        row = self.row_of_text.get(text)
+        if row is not None:
+            return self.vectors[row]
+        return torch.from_numpy(self.model.encode([text], normalize_embeddings=True)[0])
+
+    def select(self, target: Candidate, k: int, same_project: bool):
+        from sentence_transformers import util
+
+        sims = util.cos_sim(self.query(target.text), self.vectors)[0].tolist()
+        passing, removed = self.guard.guarded(target, same_project)
+        top = heapq.nsmallest(k, [(-sims[i], self.guard.pool[i].id, i) for i in passing])
+        return [self.guard.pool[i].id for _, _, i in top], removed, sims
 
 
 def _ms(values: list[float]) -> str:
@@ -185,12 +229,103 @@ def _ms(values: list[float]) -> str:
     )
 
 
+def embedding_part(
+    pool: list[Candidate], targets: list[Candidate], reference: Reference, k: int
+) -> None:
+    """The embedding retriever on the same pool and queries (see the module docstring)."""
+    import numpy as np
+
+    from truepass.metrics import minilm
+
+    start = time.perf_counter()
+    minilm.sentence_model()
+    load = time.perf_counter() - start
+    start, start_cpu = time.perf_counter(), time.process_time()
+    retriever = Retriever(pool, method="embedding")
+    build, build_cpu = time.perf_counter() - start, time.process_time() - start_cpu
+    distinct = len({c.text for c in pool})
+    print(
+        f"\nembedding (all-MiniLM-L6-v2, sentence-transformers {version('sentence-transformers')}, "
+        f"torch {version('torch')} on {minilm.TORCH_THREADS} thread)"
+    )
+    print(
+        f"  one-off: model load {load:.2f} s; embedding the pool ({distinct} distinct texts) "
+        f"{build:.1f} s wall, {build_cpu:.1f} s cpu (per text: {build / distinct * 1e3:.1f} ms "
+        f"wall, {build_cpu / distinct * 1e3:.1f} ms cpu)"
+    )
+    vectors = retriever._text_vectors[retriever._text_rows]  # the same vectors, pool order
+    rows: dict[str, int] = {}
+    for i, c in enumerate(pool):
+        rows.setdefault(c.text, i)
+    plain = EmbeddingReference(reference, np.ascontiguousarray(vectors), rows)
+    times: dict[str, dict[str, list[float]]] = {
+        f"{who} {kind}": {"wall": [], "cpu": []}
+        for who in ("ours", "plain")
+        for kind in ("pooled", "fresh")
+    }
+    top1 = topk = guard = ties = 0
+    for j, target in enumerate(targets):
+        same = j % 4 in (1, 2)
+        kind = "pooled" if target.text in rows else "fresh"
+        runs = {}
+        for who in ("ours", "plain") if j % 2 == 0 else ("plain", "ours"):
+            start, start_cpu = time.perf_counter(), time.process_time()
+            if who == "ours":
+                sel = retriever.select(target, k, same_project=same)
+                runs[who] = (sel.shown_ids, sel.removed)
+            else:
+                ids, removed, sims = plain.select(target, k, same)
+                runs[who] = (ids, removed)
+            times[f"{who} {kind}"]["wall"].append(time.perf_counter() - start)
+            times[f"{who} {kind}"]["cpu"].append(time.process_time() - start_cpu)
+        (a_ids, a_removed), (b_ids, b_removed) = runs["ours"], runs["plain"]
+        guard += a_removed == b_removed
+        top1 += a_ids[:1] == b_ids[:1]
+        if a_ids == b_ids:
+            topk += 1
+        else:  # near-ties: the reference's similarities equal position by position
+            where = {c.id: i for i, c in enumerate(pool) if c.id in set(a_ids) | set(b_ids)}
+            sa, sb = [sims[where[x]] for x in a_ids], [sims[where[x]] for x in b_ids]
+            ties += len(sa) == len(sb) and all(
+                abs(x - y) <= 1e-6 for x, y in zip(sa, sb, strict=True)
+            )
+    print(f"  queries: {len(targets)} (same targets as above), k = {k}")
+    for name, label in (
+        ("ours pooled", "Retriever.select, pool target"),
+        ("plain pooled", "plain cos_sim + guard, pool target"),
+        ("ours fresh", "Retriever.select, fresh target"),
+        ("plain fresh", "plain cos_sim + guard, fresh target"),
+    ):
+        if times[name]["wall"]:
+            print(f"  {label:36s} wall {_ms(times[name]['wall'])}")
+            print(f"  {'':36s} cpu  {_ms(times[name]['cpu'])}")
+    for kind in ("pooled", "fresh"):
+        ours, theirs = times[f"ours {kind}"]["cpu"], times[f"plain {kind}"]["cpu"]
+        if ours and theirs:
+            ratio = statistics.median(theirs) / statistics.median(ours)
+            wall = statistics.median(times[f"plain {kind}"]["wall"]) / statistics.median(
+                times[f"ours {kind}"]["wall"]
+            )
+            print(
+                f"  ratio of medians, {kind} targets (plain / ours): "
+                f"wall {wall:.1f}x, cpu {ratio:.1f}x"
+            )
+    n = len(targets)
+    print(
+        f"  agreement: top-1 {top1}/{n}, top-{k} in order {topk}/{n}, guard counts {guard}/{n}; "
+        f"top-{k} disagreements that are near-ties (within 1e-6): {ties}/{n - topk}"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--pool", type=int, default=12_000)
     parser.add_argument("--queries", type=int, default=200)
     parser.add_argument("--k", type=int, default=5)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument(
+        "--no-embedding", action="store_true", help="skip the embedding retriever's part"
+    )
     args = parser.parse_args()
 
     print(
@@ -279,6 +414,14 @@ def main() -> None:
         f"  disagreements that are float32 near-ties (same float64 scores position by position): "
         f"top-1 {ties1}/{n - top1}, top-{args.k} {tiesk}/{n - topk}"
     )
+    if args.no_embedding:
+        return
+    from truepass.metrics import minilm
+
+    if not minilm.available():
+        print(f"\nembedding: skipped, the '{minilm.EXTRA}' extra is not installed")
+        return
+    embedding_part(pool, targets, reference, args.k)
 
 
 if __name__ == "__main__":

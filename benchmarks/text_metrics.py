@@ -12,17 +12,27 @@ replaced by other words of the workload, a word appended), so scores spread over
 
 Timed, on the same pairs in the same process, interleaved per repeat:
 
-- ``truepass text_scores``: BLEU (CodeXGLUE's), ROUGE-1/2/L, METEOR in one call per answer;
-  and each of its parts alone (``truepass sentence_bleu``, ``rouge``, ``meteor``);
+- ``truepass BLEU+ROUGE+METEOR``: BLEU (CodeXGLUE's), ROUGE-1/2/L, METEOR, one call each per
+  answer; and each alone (``truepass sentence_bleu``, ``rouge``, ``meteor``);
 - the peers, each called as its own documentation shows: ``sacrebleu.sentence_bleu`` (its
   default 13a tokenisation and exp smoothing), rouge-score's ``RougeScorer`` with its default
   tokenizer, nltk's ``meteor_score`` on ``str.split`` tokens with the same WordNet reader;
   ``peers together`` is the sum of the three: the plain computation of the same scores.
 
 WordNet is loaded, and a first pass fills nltk's synset cache, before timing (both are printed
-apart). Ratios are
-truepass's median time over the peer's: above 1 is slower than the peer. Not a test: nothing here
-is asserted (docs/metrics.md quotes a run).
+apart).
+
+Then, when the ``embed`` extra is installed (``--no-bertscore`` skips it; ``--bert-repeats``,
+default 3), BERTScore F1 with all-MiniLM-L6-v2, layer 6: ``truepass bertscore_f1`` per answer
+(what the summarisation judge does for each attempt) beside bert-score's ``BERTScorer.score`` per
+answer (the model held); ``truepass bertscore_f1_many`` on the whole batch beside
+``BERTScorer.score`` on the batch and the plain ``bert_score.score`` function (which loads the
+model in every call); and ``truepass text_scores`` (all six scores) beside the sum of the four
+peers per answer. truepass's embedding cache is emptied before each timing. The agreement of the
+values is printed too.
+
+Ratios are truepass's median time over the peer's: above 1 is slower than the peer. Not a test:
+nothing here is asserted (docs/metrics.md quotes a run).
 """
 
 from __future__ import annotations
@@ -36,6 +46,7 @@ import statistics
 import sys
 import time
 from collections.abc import Callable
+from importlib.metadata import version
 
 from truepass.metrics import text
 
@@ -112,20 +123,51 @@ def peers(wordnet) -> dict[str, Callable[[str, str], object]]:
     }
 
 
-def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--n", type=int, default=1000, help="summaries (default 1000)")
-    ap.add_argument("--repeats", type=int, default=5, help="median of this many (default 5)")
-    ap.add_argument("--chinese", action="store_true", help="Chinese references and answers")
-    args = ap.parse_args(argv)
+def _timed(
+    tools: dict[str, Callable[[], object]], repeats: int, before: Callable[[], None] = lambda: None
+) -> dict[str, list[float]]:
+    """Each tool's time per repeat; the order of tools rotates between repeats."""
+    times: dict[str, list[float]] = {name: [] for name in tools}
+    for repeat in range(repeats):
+        order = list(tools)
+        order = order[repeat % len(order) :] + order[: repeat % len(order)]
+        for name in order:
+            before()
+            start = time.perf_counter()
+            tools[name]()
+            times[name].append(time.perf_counter() - start)
+    return times
 
-    load_before = os.getloadavg()[0]
-    pairs = workload(args.n, args.chinese)
+
+def _per_pair(fn: Callable[[str, str], object], pairs: list[tuple[str, str]]) -> Callable[[], None]:
+    def run() -> None:
+        for h, r in pairs:
+            fn(h, r)
+
+    return run
+
+
+def _table(per_1000: dict[str, float], ratios: list[tuple[str, str]]) -> None:
+    print(f"{'computation':44} {'s / 1,000':>10}")
+    for name, seconds in per_1000.items():
+        print(f"{name:44} {seconds:10.3f}")
+    print("\nratio (truepass / peer; above 1: truepass slower)")
+    for ours_name, peer_name in ratios:
+        ratio = per_1000[ours_name] / per_1000[peer_name]
+        print(f"{ours_name:38} / {peer_name:38} {ratio:6.2f}")
+
+
+def lexical(pairs: list[tuple[str, str]], repeats: int) -> None:
+    """BLEU, ROUGE and METEOR beside sacrebleu, rouge-score and nltk."""
     start = time.perf_counter()
     wordnet = text._wordnet(text.wordnet_dir())
     wordnet_load = time.perf_counter() - start
+
+    def lexical_scores(h: str, r: str) -> object:
+        return (text.sentence_bleu(h, r), text.rouge(h, r), text.meteor(h, r))
+
     ours: dict[str, Callable[[str, str], object]] = {
-        "truepass text_scores": text.text_scores,
+        "truepass BLEU+ROUGE+METEOR": lexical_scores,
         "truepass sentence_bleu": text.sentence_bleu,
         "truepass rouge": text.rouge,
         "truepass meteor": text.meteor,
@@ -136,55 +178,142 @@ def main(argv: list[str] | None = None) -> int:
     # apart, then every tool runs once over the whole workload untimed (imports, caches).
     start = time.perf_counter()
     for h, r in pairs:
-        text.text_scores(h, r)
+        lexical_scores(h, r)
     first_pass = time.perf_counter() - start
     for fn in tools.values():
-        for h, r in pairs:
-            fn(h, r)
-
-    times: dict[str, list[float]] = {name: [] for name in tools}
-    for repeat in range(args.repeats):
-        order = list(tools)
-        order = order[repeat % len(order) :] + order[: repeat % len(order)]
-        for name in order:
-            fn = tools[name]
-            start = time.perf_counter()
-            for h, r in pairs:
-                fn(h, r)
-            times[name].append(time.perf_counter() - start)
-
+        _per_pair(fn, pairs)()
+    times = _timed({name: _per_pair(fn, pairs) for name, fn in tools.items()}, repeats)
     per_1000 = {name: statistics.median(t) * 1000 / len(pairs) for name, t in times.items()}
     per_1000["peers together"] = sum(per_1000[name] for name in theirs)
-    versions = _versions()
-    print(
-        f"{len(pairs)} summaries ({'Chinese' if args.chinese else 'English'}; "
-        f"mean reference {statistics.mean(len(r) for _, r in pairs):.0f} characters), "
-        f"median of {args.repeats}; Python {sys.version.split()[0]}, {versions}; "
-        f"load average before {load_before:.2f}, after {os.getloadavg()[0]:.2f}"
-    )
     print(
         f"not in the times below: WordNet cold load {wordnet_load:.2f} s (once per process); "
-        f"first text_scores pass {first_pass * 1000 / len(pairs):.3f} s / 1,000 (fills nltk's "
-        f"synset cache)\n"
+        f"first pass {first_pass * 1000 / len(pairs):.3f} s / 1,000 (fills nltk's synset cache); "
+        f"median of {repeats}\n"
     )
-    print(f"{'computation':28} {'s / 1,000':>10}")
-    for name, seconds in per_1000.items():
-        print(f"{name:28} {seconds:10.3f}")
-    print("\nratio (truepass / peer; above 1: truepass slower)")
-    for ours_name, peer_name in (
-        ("truepass text_scores", "peers together"),
-        ("truepass sentence_bleu", "sacrebleu sentence_bleu"),
-        ("truepass rouge", "rouge-score RougeScorer"),
-        ("truepass meteor", "nltk meteor_score"),
-    ):
-        ratio = per_1000[ours_name] / per_1000[peer_name]
-        print(f"{ours_name:24} / {peer_name:24} {ratio:6.2f}")
+    _table(
+        per_1000,
+        [
+            ("truepass BLEU+ROUGE+METEOR", "peers together"),
+            ("truepass sentence_bleu", "sacrebleu sentence_bleu"),
+            ("truepass rouge", "rouge-score RougeScorer"),
+            ("truepass meteor", "nltk meteor_score"),
+        ],
+    )
+
+
+def bertscore_part(pairs: list[tuple[str, str]], repeats: int) -> None:
+    """BERTScore F1 (all-MiniLM-L6-v2, layer 6) beside bert-score's own API; the embedding cache
+    is emptied before every timing, so each row embeds every distinct text of the workload."""
+    import bert_score
+
+    from truepass.metrics import bertscore, minilm
+
+    hyps, refs = [h for h, _ in pairs], [r for _, r in pairs]
+    path = str(minilm.model_dir("the benchmark"))
+    start = time.perf_counter()
+    bertscore.bertscore_f1("warm", "up")  # loads the model (and torch) once per process
+    ours_load = time.perf_counter() - start
+    start = time.perf_counter()
+    scorer = bert_score.BERTScorer(model_type=path, num_layers=bertscore.LAYER, device="cpu")
+    peer_load = time.perf_counter() - start
+
+    def peer_one(h: str, r: str) -> float:
+        return float(scorer.score([h], [r])[2][0])
+
+    def peer_batch() -> list[float]:  # the batch size of ours
+        return scorer.score(hyps, refs, batch_size=bertscore.BATCH_SIZE)[2].tolist()
+
+    def peer_function() -> list[float]:  # the plain function with its defaults (batch 64)
+        got = bert_score.score(
+            hyps, refs, model_type=path, num_layers=bertscore.LAYER, device="cpu"
+        )
+        return got[2].tolist()
+
+    tools: dict[str, Callable[[], object]] = {
+        "truepass bertscore_f1 per answer": _per_pair(bertscore.bertscore_f1, pairs),
+        "bert-score BERTScorer.score per answer": _per_pair(peer_one, pairs),
+        "truepass bertscore_f1_many (batch)": lambda: bertscore.bertscore_f1_many(hyps, refs),
+        "bert-score BERTScorer.score (batch)": peer_batch,
+        "bert_score.score (batch, loads the model)": peer_function,
+        "truepass text_scores (all six)": _per_pair(text.text_scores, pairs),
+    }
+    # agreement, before timing (untimed): ours per answer against the peer per answer and batched
+    bertscore.clear_cache()
+    ours = [bertscore.bertscore_f1(h, r) for h, r in pairs]
+    alone = [peer_one(h, r) for h, r in pairs]
+    batched = peer_batch()
+    batch_ours = bertscore.bertscore_f1_many(hyps, refs)
+    times = _timed(tools, repeats, before=bertscore.clear_cache)
+    per_1000 = {name: statistics.median(t) * 1000 / len(pairs) for name, t in times.items()}
+    wordnet = text._wordnet(text.wordnet_dir())
+    lexical_peers = peers(wordnet)
+    plain = _timed({name: _per_pair(fn, pairs) for name, fn in lexical_peers.items()}, repeats)
+    per_1000["peers together (3 lexical + BERTScorer)"] = (
+        sum(statistics.median(t) * 1000 / len(pairs) for t in plain.values())
+        + per_1000["bert-score BERTScorer.score per answer"]
+    )
+    print(
+        f"\nBERTScore F1, {minilm.MODEL_NAME} layer {bertscore.LAYER}, torch {version('torch')} "
+        f"on {minilm.TORCH_THREADS} thread, bert-score {version('bert-score')}, "
+        f"transformers {version('transformers')}; median of {repeats}"
+    )
+    print(
+        f"not in the times below: model load (imports included) ours {ours_load:.2f} s, "
+        f"BERTScorer {peer_load:.2f} s (once per process; bert_score.score pays it in every call)\n"
+    )
+    _table(
+        per_1000,
+        [
+            ("truepass bertscore_f1 per answer", "bert-score BERTScorer.score per answer"),
+            ("truepass bertscore_f1_many (batch)", "bert-score BERTScorer.score (batch)"),
+            ("truepass bertscore_f1_many (batch)", "bert_score.score (batch, loads the model)"),
+            ("truepass text_scores (all six)", "peers together (3 lexical + BERTScorer)"),
+        ],
+    )
+    worst = max(abs(a - b) for a, b in zip(ours, alone, strict=True))
+    worst_batch = max(abs(a - b) for a, b in zip(batch_ours, ours, strict=True))
+    padded = [i for i, (a, b) in enumerate(zip(batched, alone, strict=True)) if abs(a - b) > 1e-4]
+    print(
+        f"\nagreement: ours per answer vs BERTScorer per answer, max |difference| {worst:.1e}; "
+        f"ours batch vs ours per answer {worst_batch:.1e}; BERTScorer batched differs from "
+        f"BERTScorer per answer by more than 1e-4 on {len(padded)} of {len(pairs)} pairs "
+        f"(its padding quirk, docs/metrics.md)"
+    )
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--n", type=int, default=1000, help="summaries (default 1000)")
+    ap.add_argument("--repeats", type=int, default=5, help="median of this many (default 5)")
+    ap.add_argument(
+        "--bert-repeats", type=int, default=3, help="BERTScore: median of this many (default 3)"
+    )
+    ap.add_argument("--no-bertscore", action="store_true", help="skip BERTScore")
+    ap.add_argument("--chinese", action="store_true", help="Chinese references and answers")
+    args = ap.parse_args(argv)
+
+    load_before = os.getloadavg()[0]
+    pairs = workload(args.n, args.chinese)
+    print(
+        f"{len(pairs)} summaries ({'Chinese' if args.chinese else 'English'}; "
+        f"mean reference {statistics.mean(len(r) for _, r in pairs):.0f} characters, "
+        f"{len({r for _, r in pairs})} distinct references); Python {sys.version.split()[0]}, "
+        f"{_versions()}; {os.cpu_count()} cores, load average before {load_before:.2f}"
+    )
+    lexical(pairs, args.repeats)
+    from truepass.metrics import bertscore
+
+    if args.no_bertscore:
+        pass
+    elif not bertscore.available():
+        print("\nBERTScore: skipped, the 'embed' extra is not installed")
+    else:
+        bertscore_part(pairs, args.bert_repeats)
+    print(f"\nload average after {os.getloadavg()[0]:.2f}")
     return 0
 
 
 def _versions() -> str:
-    from importlib.metadata import version
-
     return ", ".join(f"{p} {version(p)}" for p in ("sacrebleu", "rouge-score", "nltk"))
 
 

@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from pydantic import BaseModel
+
+if TYPE_CHECKING:
+    from truepass.models.base import Completion
 
 
 class Usage(BaseModel):
@@ -37,3 +42,15 @@ class Usage(BaseModel):
         if self.cost_usd is not None:
             spent = 0.0 if cached or cost_usd is None else cost_usd
             self.cost_usd = None if cost_usd is None else self.cost_usd + spent
+
+    def add_completion(self, completion: Completion, cost_usd: float | None) -> None:
+        """Count one model answer (its tokens, latency, whether it came from the cache) that cost
+        ``cost_usd`` (None: unknown, no price)."""
+        self.add(
+            prompt_tokens=completion.prompt_tokens,
+            completion_tokens=completion.completion_tokens,
+            latency_s=completion.latency_s,
+            cached=completion.cached,
+            cost_usd=cost_usd,
+            estimated=completion.tokens_estimated,
+        )

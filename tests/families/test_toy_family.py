@@ -1,5 +1,6 @@
 """A family added through the registry alone, run end to end: ``run`` (local and Dask),
-``check-suite``, ``summary``, ``compare`` and the HTML report, with no edit outside this file.
+``check-suite``, ``summary``, ``compare`` and the HTML report, with no edit outside this file;
+and with a model solver, behind the prompt-leak guard every model call goes through.
 
 The toy family: a sample is a prompt, the answer is text, and the right answer is the prompt
 upper-cased.
@@ -13,14 +14,18 @@ from pathlib import Path
 from typing import Any, ClassVar, Literal
 
 import pytest
+from fake_openai import FakeOpenAI, ok
 from pydantic import BaseModel, ConfigDict
 from typer.testing import CliRunner
 
 from truepass.answers import Answer
 from truepass.cli import app
 from truepass.families import registry
-from truepass.families.base import Family
+from truepass.families.base import AnswerKey, Family
 from truepass.judged import JudgeConfig, Judged, SampleCheck
+from truepass.solvers.base import SolveContext
+from truepass.solvers.llm import LLMSolver
+from truepass.usage import Usage
 from truepass.vocabulary import AnswerKind, Verdict
 
 runner = CliRunner()
@@ -179,3 +184,62 @@ def test_an_unknown_family_is_an_input_error(tmp_path: Path) -> None:
     )
     with pytest.raises(Exception, match="unknown task family 'nope'"):
         registry.get("nope")
+
+
+# -- a model solver behind the leak guard ---------------------------------------------------------
+
+
+class ShoutSample(UpperSample):
+    family: Literal["shout"]  # type: ignore[assignment]
+
+
+class ShoutFamily(UpperFamily):
+    """The toy family with model solvers. Its answer key is the upper-cased prompt; a careless
+    prompt builder shows it as a hint when the prompt ends in ``!``."""
+
+    name = "shout"
+    sample_type = ShoutSample
+    prompt_variants = ("code-only",)
+
+    def answer_key(self, sample: Any) -> AnswerKey:
+        return AnswerKey.distinctive([(sample.prompt.upper(), "the answer")], min_chars=3)
+
+    def ask_model(self, solver: LLMSolver, sample: Any, attempt: int, ctx: SolveContext) -> Answer:
+        hint = sample.prompt.upper() if sample.prompt.endswith("!") else "loud"
+        messages = [{"role": "user", "content": f"Upper-case {sample.prompt!r} (hint: {hint})."}]
+        completion = solver.ask(
+            messages, solver.params(attempt), Usage(), key=attempt, sample=sample, ctx=ctx
+        )
+        return Answer(text=completion.text)
+
+
+@pytest.fixture
+def shout() -> Iterator[type[Family]]:
+    registry.register(ShoutFamily)
+    yield ShoutFamily
+    registry.unregister(ShoutFamily.name)
+
+
+def test_the_leak_guard_holds_for_a_family_defined_outside_the_package(
+    shout: type[Family], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def run(prompt: str, out: str) -> Any:
+        suite = tmp_path / f"{out}.jsonl"
+        line = {"family": "shout", "id": "a", "prompt": prompt}
+        suite.write_text(json.dumps(line) + "\n", encoding="utf-8")
+        return runner.invoke(app, ["run", "--suite", str(suite), "--solver", "openai:fake",
+                                   "--out", str(tmp_path / out), "--check-cache", "off",
+                                   "--cache", str(tmp_path / "cache.sqlite")])  # fmt: skip
+
+    with FakeOpenAI([ok("HELLO")]) as server:
+        monkeypatch.setenv("OPENAI_BASE_URL", server.base_url)
+        monkeypatch.setenv("OPENAI_API_KEY", "k")
+        got = run("hello", "clean")
+        assert got.exit_code == 0, got.output
+        assert len(server.requests) == 1
+        assert _results(tmp_path / "clean")["openai:fake#code-only", "a"]["verdict"] == "correct"
+        got = run("hello!", "leaky")
+        assert got.exit_code == 1, got.output
+        said = " ".join(got.output.split())
+        assert "the prompt for sample 'a' leaks the answer: 'HELLO!'" in said
+        assert len(server.requests) == 1  # the leaky prompt never reached the model

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from truepass.metrics.bootstrap import bootstrap_ci
-from truepass.metrics.labels import label_metrics
+from truepass.metrics.labels import INTERVAL_METRICS, label_intervals, label_metrics
 
 # ---------------------------------------------------------------- label_metrics
 
@@ -132,3 +132,37 @@ def test_bootstrap_rejects_bad_settings():
         bootstrap_ci([1.0], confidence=1.0)
     with pytest.raises(ValueError, match="resamples"):
         bootstrap_ci([1.0], resamples=0)
+
+
+def test_label_intervals_match_label_metrics_recomputed_on_the_same_resamples() -> None:
+    """Each interval is the 2.5/97.5 percentile of label_metrics over the bootstrap resamples
+    (the same draws as bootstrap_ci), recomputed here one resample at a time in plain Python."""
+    gold = ["accept", "reject", "reject", "accept", "reject", "accept", "reject", "reject"]
+    said: list[str | None] = [
+        "accept",
+        "reject",
+        None,
+        "reject",
+        "reject",
+        "accept",
+        "accept",
+        "reject",
+    ]
+    got = label_intervals(gold, said, "reject")
+    rng = np.random.default_rng(0)
+    rows = rng.integers(0, len(gold), size=(1000, len(gold)))
+    for name in INTERVAL_METRICS:
+        values = [
+            label_metrics([gold[i] for i in row], [said[i] for i in row], "reject")[name]
+            for row in rows
+        ]
+        low, high = np.percentile(values, [2.5, 97.5])
+        assert got[f"{name}_ci_low"] == pytest.approx(round(low, 4), abs=1e-4), name
+        assert got[f"{name}_ci_high"] == pytest.approx(round(high, 4), abs=1e-4), name
+    right = [float(g == p) for g, p in zip(gold, said, strict=True)]
+    mean_ci = bootstrap_ci(right)
+    assert mean_ci is not None
+    assert got["accuracy_ci_low"] == round(mean_ci[0], 4)
+    assert got["accuracy_ci_high"] == round(mean_ci[1], 4)
+    assert got["f1_ci_low"] < got["f1_ci_high"]
+    assert label_intervals([], [], "reject") == {}

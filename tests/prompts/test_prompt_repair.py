@@ -5,10 +5,11 @@ from __future__ import annotations
 import pytest
 from factories import sample_dict
 
+from truepass.families.repair.family import RepairFamily
 from truepass.families.repair.schema import FaultLocation, RepairSample
 from truepass.patches.apply import apply_diff
 from truepass.patches.parse import parse_response
-from truepass.prompts import VARIANTS, PromptLeakError, build_repair_messages
+from truepass.prompts import VARIANTS, PromptLeakError, build_repair_messages, check_no_leaks
 from truepass.suites.loader import load_suite
 
 OUTPUT = """============================= test session starts ==============================
@@ -127,14 +128,31 @@ def test_no_hidden_test_or_fix_leaks_into_any_prompt(variant: str) -> None:
             assert s.fix not in text
 
 
+def guard(sample: RepairSample, messages: list[dict[str, str]]) -> None:
+    check_no_leaks(messages, RepairFamily().answer_key(sample), sample.id)
+
+
 def test_guard_stops_a_prompt_fed_with_hidden_test_output() -> None:
     s = clamp_sample()
+    guard(s, build(s))  # the prompt proper holds nothing of the answer key
     hidden = s.tests.hidden["test_clamp_hidden.py"]
     with pytest.raises(PromptLeakError, match="hidden test"):
-        build(s, failing_output=f"FAILED\n{hidden}")
+        guard(s, build(s, failing_output=f"FAILED\n{hidden}"))
+    with pytest.raises(PromptLeakError, match="hidden test name: 'test_low'"):
+        guard(s, build(s, failing_output="FAILED test_clamp_hidden.py::test_low"))
     page = load_suite("mini").sample("mini-001-paginate")
     with pytest.raises(PromptLeakError, match="reference fix"):
-        build(page, failing_output="E   hint: start = (page - 1) * per_page")
+        guard(page, build(page, failing_output="E   hint: start = (page - 1) * per_page"))
+
+
+def test_the_repair_answer_key_leaves_out_what_the_prompt_may_show() -> None:
+    s = clamp_sample()
+    key = RepairFamily().answer_key(s)
+    assert key.passages["assert clamp(50, 1, 7) == 7"] == "hidden test test_clamp_hidden.py"
+    assert key.names == {"test_high_other": "hidden test name", "test_low": "hidden test name"}
+    assert "from clamp import clamp" not in key.passages  # the visible tests show it too
+    # the lines fix and known_overfit add ("return hi", "return 5") are too short to tell
+    assert set(key.passages.values()) == {"hidden test test_clamp_hidden.py"}
 
 
 def test_a_prompt_a_model_could_answer_parses_back() -> None:

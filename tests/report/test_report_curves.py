@@ -31,6 +31,7 @@ from typer.testing import CliRunner
 
 from truepass.cli import app
 from truepass.metrics.bootstrap import bootstrap_ci
+from truepass.metrics.labels import label_intervals
 from truepass.report import render_report, write_exports
 from truepass.report.curves import FamilyCurves, sweep_curves
 from truepass.report.load import all_attempts, load_runs
@@ -63,6 +64,15 @@ def f1(right: int) -> float:
     return round(2 * tp / (2 * tp + fp + fn), 4)
 
 
+def f1_ci(right: int) -> tuple[float, float]:
+    """The interval the review family gives F1: the bootstrap of the answers (label_intervals)."""
+    gold = ["reject" if g == "reject" else "accept" for _, g in REVIEW_SAMPLES]
+    flip = {"reject": "accept", "accept": "reject"}
+    said: list[str | None] = [g if i < right else flip[g] for i, g in enumerate(gold)]
+    got = label_intervals(gold, said, "reject")
+    return got["f1_ci_low"], got["f1_ci_high"]
+
+
 @pytest.fixture
 def sweep_runs(tmp_path: Path) -> list[Path]:
     return review_sweep_runs(tmp_path)
@@ -88,7 +98,8 @@ def test_a_sweep_becomes_one_line_per_context_with_intervals(sweep_runs: list[Pa
         assert acc.value == right / 8
         assert (acc.low, acc.high) == accuracy_ci(right)
         assert acc.low is not None and acc.high is not None and acc.low <= acc.value <= acc.high
-        assert p.metrics["f1"].value == f1(right) and p.metrics["f1"].low is None
+        assert p.metrics["f1"].value == f1(right)
+        assert (p.metrics["f1"].low, p.metrics["f1"].high) == f1_ci(right)
     assert [p.metrics["accuracy"].value for p in dialogue.points] == [0.5, 0.75, 0.875]
     # run b has no k = 0 solver: its line starts at the k = 0 solver of the same model
     assert [(p.k, p.solver) for p in decision_only.points] == [
@@ -97,7 +108,7 @@ def test_a_sweep_becomes_one_line_per_context_with_intervals(sweep_runs: list[Pa
         (2, review_solver(2, "decision-only")),
     ]
     assert [p.metrics["accuracy"].value for p in decision_only.points] == [0.5, 0.625, 0.75]
-    assert fc.without_interval("f1") and not fc.without_interval("accuracy")
+    assert not fc.without_interval("f1") and not fc.without_interval("accuracy")
 
 
 def test_k_and_context_come_from_the_records_not_the_names(tmp_path: Path) -> None:
@@ -141,7 +152,8 @@ def test_retrieval_methods_are_lines_of_their_own(tmp_path: Path) -> None:
             r["solver_meta"]["demonstrations"]["retrieval"] = method
             recs.append(r)
     [fc] = curves_of([write_run(tmp_path / "r", recs, family="review")])
-    assert [c.label for c in fc.curves] == [f"{DIALOGUE} · bm25", f"{DIALOGUE} · random"]
+    # the default method goes unnamed, like records that do not say theirs
+    assert [c.label for c in fc.curves] == [DIALOGUE, f"{DIALOGUE} · random"]
     assert [[(p.k, p.metrics["accuracy"].value) for p in c.points] for c in fc.curves] == [
         [(0, 0.5), (1, 0.75), (2, 0.875)],
         [(0, 0.5), (1, 0.625), (2, 0.625)],
@@ -239,8 +251,7 @@ def test_the_report_draws_the_curves_with_their_intervals(sweep_runs: list[Path]
     assert accuracy.count('class="band"') == 2  # one interval band per line
     assert accuracy.count('class="ci-k"') == 3 * 6  # a whisker (three strokes) per point
     f1_figure = _figure(html, "f1")
-    assert 'class="band"' not in f1_figure and 'class="ci-k"' not in f1_figure
-    assert "no interval: the family computes none for f1" in f1_figure
+    assert f1_figure.count('class="band"') == 2 and "no interval" not in f1_figure
     # the table under the charts
     curves_text = page.section_text("curves")
     assert f"0.875 [{accuracy_ci(7)[0]:.3f}–{accuracy_ci(7)[1]:.3f}]" in curves_text
@@ -297,7 +308,8 @@ def test_metrics_and_curves_csv(sweep_runs: list[Path], tmp_path: Path) -> None:
         assert float(m["accuracy"]) == right / 8
         ci = accuracy_ci(right)
         assert (float(m["accuracy_ci_low"]), float(m["accuracy_ci_high"])) == ci
-        assert float(m["f1"]) == f1(right) and m["f1_ci_low"] == m["f1_ci_high"] == ""
+        assert float(m["f1"]) == f1(right)
+        assert (float(m["f1_ci_low"]), float(m["f1_ci_high"])) == f1_ci(right)
     curves = read_csv(tmp_path / "out" / "curves.csv")
     acc = [(c["line"], c["k"], c["solver"], c["value"], c["ci_low"], c["ci_high"])
            for c in curves if c["metric"] == "accuracy"]  # fmt: skip
@@ -498,7 +510,7 @@ def test_a_real_review_sweep_has_its_curve_and_demonstrations(
         if (r["sample_id"], r["solver"]) == ("ledger-6", k2)
     )
     text = words(page, anchor)
-    assert "k = 2, context dialogue: 2 shown, best first." in text
+    assert "k = 2, context dialogue, retrieved by bm25: 2 shown, best first." in text
     for sid in demos["shown"]:
         assert f'href="#{_anchor(records, sid, k2)}"' in html
     considered, removed = demos["considered"], sum(demos["removed"].values())

@@ -93,6 +93,20 @@ def test_feedback_loop_sends_failures_back(tmp_path: Path, monkeypatch: pytest.M
         assert "still fail" in json.dumps(second)
 
 
+def test_feedback_rounds_may_replay_the_models_own_answer_holding_the_answer_key(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # the model's first answer happens to quote a hidden test's line: the next round replays it
+    # (as the model's own turn), which the leak guard lets through; the prompt proper it checks
+    quoting = WRONG + "\nIt should also hold that assert clamp(50, 1, 7) == 7.\n"
+    with FakeOpenAI([ok(quoting), ok(GOOD)]) as server:
+        suite, options = _setup(tmp_path, server, monkeypatch, variants=["feedback"], rounds=3)
+        run(suite, make_solvers(["openai:fake"], llm=options), tmp_path / "fb", config=CONFIG)
+        assert _records(tmp_path / "fb")[0]["verdict"] == "correct"
+        assert len(server.requests) == 2
+        assert "assert clamp(50, 1, 7) == 7" in json.dumps(server.requests[1].body["messages"])
+
+
 def test_unparseable_answer_is_no_patch_with_raw_response(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -79,8 +79,8 @@ def explain_cmd(
         params = GenerationParams(temperature=temperature, max_tokens=max_tokens, seed=seed)
         with progress() as update:
             derived, report = explain_suite(
-                loaded, model, params, template_dir=templates, overwrite=overwrite, limit=limit, jobs=jobs,
-                progress=update,
+                loaded, model, params, template_dir=templates, overwrite=overwrite, limit=limit,
+                jobs=jobs, progress=update,
             )  # fmt: skip
         write_suite_dir(derived, out)
         (out / "explain.json").write_text(

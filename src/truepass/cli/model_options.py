@@ -1,5 +1,5 @@
-"""The model options (panel "Models" of ``run`` and ``estimate``), declared once and handed to
-the command as one :class:`~truepass.solvers.LLMOptions`.
+"""The model options (panels "Models" and "Agents" of ``run`` and ``estimate``), declared once and
+handed to the command as one :class:`~truepass.solvers.LLMOptions`.
 
 :func:`model_options` is a decorator: the command takes ``llm: LLMOptions`` (keyword-only); typer
 sees the options of :data:`MODEL_OPTIONS` in its place, and the command gets the settings object
@@ -19,8 +19,10 @@ import typer
 from truepass.cli.common import errors
 from truepass.errors import InputError
 from truepass.solvers import LLMOptions
+from truepass.solvers.settings import AGENT_STEPS, AGENT_TIME_S, AgentProtocol
 
 M = "Models"
+A = "Agents"
 PROMPT_HELP = (
     "Prompt variant (repeat for several): code-only, description, feedback, root-cause for "
     "repair suites; codegen suites take code-only."
@@ -59,6 +61,24 @@ MODEL_OPTIONS: dict[str, tuple[Any, Any]] = {
         rich_help_panel=M)], "0"),
     "context": (Annotated[str | None, typer.Option("--context", help="Kind of demonstrations "
         "(the family's; e.g. project for summarisation).", rich_help_panel=M)], None),
+    "retrieval": (Annotated[str, typer.Option("--retrieval", help="How demonstrations are "
+        "chosen: bm25 (default), embedding (all-MiniLM-L6-v2, the 'embed' extra) or random; "
+        "recorded in the solver name (-emb, -rand).", rich_help_panel=M)], "bm25"),
+    "agent_protocol": (Annotated[AgentProtocol, typer.Option("--agent-protocol", help="How "
+        "agent:MODEL solvers act: text (one fenced shell block per reply, any model) or tools "
+        "(tool calls, openai: endpoints that support them).", rich_help_panel=A)],
+        AgentProtocol.TEXT),
+    "agent_steps": (Annotated[int, typer.Option("--agent-steps", min=1, help="Model calls an "
+        "agent attempt may make.", rich_help_panel=A)], AGENT_STEPS),
+    "agent_time": (Annotated[float, typer.Option("--agent-time", min=1.0, help="Seconds an agent "
+        "attempt may take (model latency as recorded, plus its commands).",
+        rich_help_panel=A)], AGENT_TIME_S),
+    "agent_tokens": (Annotated[int | None, typer.Option("--agent-tokens", min=1, help="Prompt "
+        "and completion tokens an agent attempt may use (default: no limit).",
+        rich_help_panel=A)], None),
+    "agent_cost": (Annotated[float | None, typer.Option("--agent-cost", min=0.0, help="USD an "
+        "agent attempt may spend (needs the model's price; default: no limit).",
+        rich_help_panel=A)], None),
 }  # fmt: skip
 
 
@@ -76,16 +96,34 @@ def parse_shots(text: str) -> tuple[int, ...]:
     return shots
 
 
+def parse_retrieval(text: str) -> str:
+    """The ``--retrieval`` method; :class:`InputError` for an unknown one, and for ``embedding``
+    when the model of the ``embed`` extra is not installed (the message says how to install it).
+    """
+    from truepass.metrics import minilm
+    from truepass.prompts.retrieval import METHODS
+
+    if text not in METHODS:
+        raise InputError(
+            f"unknown retrieval method '{text}' (choose one of {', '.join(METHODS)})",
+            field="--retrieval",
+        )
+    if text == "embedding":
+        minilm.model_dir("--retrieval embedding")
+    return text
+
+
 def llm_options(
     *, prompt: list[str] | None, price: list[str] | None, fault_hint: bool,
-    templates: Path | None, cache: Path | None, no_cache: bool, shots: str = "0", **same: Any,
+    templates: Path | None, cache: Path | None, no_cache: bool, shots: str = "0",
+    retrieval: str = "bm25", **same: Any,
 ) -> LLMOptions:  # fmt: skip
     """The settings object from the parsed model options (those named as its fields pass as
     they are)."""
     return LLMOptions(
         variants=tuple(prompt or ("code-only",)), prices=tuple(price or ()),
         given_fault=fault_hint, template_dir=templates, cache_path=cache, use_cache=not no_cache,
-        shots=parse_shots(shots), **same,
+        shots=parse_shots(shots), retrieval=parse_retrieval(retrieval), **same,
     )  # fmt: skip
 
 

@@ -9,10 +9,14 @@ with published numbers: docs/metrics.md.
 - :func:`corpus_bleu`: sacrebleu's corpus BLEU and its signature.
 - :func:`rouge`: ROUGE-1/2/L F1 from ``rouge-score``, with a tokenizer that keeps non-Latin text.
 - :func:`meteor`: nltk's METEOR, with WordNet 3.0 read from Debian's packages (never downloaded).
-- :func:`text_scores`: all per-answer scores in one dict.
+- BERTScore F1 with all-MiniLM-L6-v2, layer 6 (:mod:`truepass.metrics.bertscore`), as
+  ``bertscore_minilm_l6``, when the ``embed`` extra is installed; left out otherwise.
+- :func:`text_scores`: all per-answer scores in one dict; :func:`text_scores_many`: the same for
+  many answers, with BERTScore computed in batches.
 
-Imports of sacrebleu, rouge-score and nltk happen on first use, so importing this module is cheap.
-Every function is safe to call from several threads (the WordNet reader is shared under a lock).
+Imports of sacrebleu, rouge-score, nltk and torch happen on first use, so importing this module
+is cheap. Every function is safe to call from several threads (the WordNet reader and the
+BERTScore model are shared under locks).
 """
 
 from __future__ import annotations
@@ -29,6 +33,7 @@ from pathlib import Path
 import regex
 
 from truepass.errors import TruepassError
+from truepass.metrics import bertscore
 
 # --------------------------------------------------------------------------------------------
 # CodeXGLUE's smoothed sentence BLEU-4
@@ -257,14 +262,45 @@ def meteor(hypothesis: str, reference: str) -> float:
 # All per-answer scores
 # --------------------------------------------------------------------------------------------
 
-TEXT_SCORES = ("bleu", *ROUGE_TYPES, "meteor")
+BERTSCORE = bertscore.KEY
+"""``bertscore_minilm_l6``: BERTScore F1 with all-MiniLM-L6-v2, layer 6, no idf, no rescaling."""
+TEXT_SCORES = ("bleu", *ROUGE_TYPES, "meteor", *((BERTSCORE,) if bertscore.available() else ()))
+"""The keys of :func:`text_scores`, in order; ``bertscore_minilm_l6`` only when the ``embed``
+extra is installed (checked once per process, without importing it)."""
 
 
-def text_scores(hypothesis: str, reference: str) -> dict[str, float]:
-    """Every per-answer score of a summary: ``bleu`` (:func:`sentence_bleu`, 0..100), ``rouge1``,
-    ``rouge2``, ``rougeL`` (:func:`rouge`, 0..1) and ``meteor`` (:func:`meteor`, 0..1)."""
+def _lexical_scores(hypothesis: str, reference: str) -> dict[str, float]:
     return {
         "bleu": sentence_bleu(hypothesis, reference),
         **rouge(hypothesis, reference),
         "meteor": meteor(hypothesis, reference),
     }
+
+
+def text_scores(hypothesis: str, reference: str) -> dict[str, float]:
+    """Every per-answer score of a summary, keyed as :data:`TEXT_SCORES`: ``bleu``
+    (:func:`sentence_bleu`, 0..100), ``rouge1``, ``rouge2``, ``rougeL`` (:func:`rouge`, 0..1),
+    ``meteor`` (:func:`meteor`, 0..1) and, when the ``embed`` extra is installed,
+    ``bertscore_minilm_l6`` (:func:`truepass.metrics.bertscore.bertscore_f1`, 0..1; the model is
+    loaded on the first call of the process)."""
+    scores = _lexical_scores(hypothesis, reference)
+    if BERTSCORE in TEXT_SCORES:
+        scores[BERTSCORE] = bertscore.bertscore_f1(hypothesis, reference)
+    return scores
+
+
+def text_scores_many(hypotheses: list[str], references: list[str]) -> list[dict[str, float]]:
+    """:func:`text_scores` of each answer against its one reference, with BERTScore computed in
+    batches (the faster path when many answers are scored at once); the same values, up to
+    float32 rounding."""
+    if len(hypotheses) != len(references):
+        raise ValueError(
+            f"text_scores_many needs one reference per answer "
+            f"({len(hypotheses)} answers, {len(references)} references)"
+        )
+    out = [_lexical_scores(h, r) for h, r in zip(hypotheses, references, strict=True)]
+    if BERTSCORE in TEXT_SCORES:
+        values = bertscore.bertscore_f1_many(hypotheses, references)
+        for scores, value in zip(out, values, strict=True):
+            scores[BERTSCORE] = value
+    return out

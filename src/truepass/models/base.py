@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Iterable
-from typing import Literal, Protocol, runtime_checkable
+from typing import Any, Literal, Protocol, runtime_checkable
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -22,12 +22,49 @@ from truepass.errors import SolverError
 
 log = logging.getLogger(__name__)
 
-Message = dict[str, str]
-"""One chat message: ``{"role": "system" | "user" | "assistant", "content": "..."}``."""
+Message = dict[str, Any]
+"""One chat message: ``{"role": "system" | "user" | "assistant", "content": "..."}``, always with
+a text ``content``. With tool calls (:attr:`GenerationParams.tools`), in OpenAI's shape: an
+assistant message may also carry ``"tool_calls"`` (a list of ``{"id", "type": "function",
+"function": {"name", "arguments"}}``), and a ``"tool"`` message answers one by its
+``"tool_call_id"``."""
+
+
+class ToolSpec(BaseModel):
+    """A tool a model may call (a function, in OpenAI's terms): its name, what it does, and the
+    JSON Schema of its arguments."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    name: str = Field(pattern=r"^[A-Za-z0-9_-]{1,64}$")
+    description: str
+    parameters: dict[str, Any] = Field(description="JSON Schema of the arguments (an object)")
+
+    def openai(self) -> dict[str, Any]:
+        """The tool as a ``tools`` entry of an OpenAI chat request."""
+        fn = {"name": self.name, "description": self.description, "parameters": self.parameters}
+        return {"type": "function", "function": fn}
+
+
+class ToolCall(BaseModel):
+    """One tool call of a model's answer. ``arguments`` is the JSON text the model wrote, as it
+    wrote it (it may be malformed: the caller validates it against the tool's schema)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    id: str
+    name: str
+    arguments: str = "{}"
+
+    def openai(self) -> dict[str, Any]:
+        """The call as an entry of an assistant message's ``tool_calls``."""
+        fn = {"name": self.name, "arguments": self.arguments}
+        return {"id": self.id, "type": "function", "function": fn}
 
 
 class GenerationParams(BaseModel):
-    """Sampling parameters of one request. Every field goes into the response-cache key."""
+    """Sampling parameters of one request. Every field goes into the response-cache key
+    (``tools`` only when given, so keys of requests without tools are what they always were)."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
@@ -36,6 +73,11 @@ class GenerationParams(BaseModel):
     top_p: float = Field(default=1.0, gt=0.0, le=1.0)
     seed: int | None = None
     stop: list[str] | None = None
+    tools: tuple[ToolSpec, ...] | None = Field(
+        default=None,
+        description="tools the model may call (backends that support tool calls: openai); "
+        "their calls come back in Completion.tool_calls",
+    )
 
 
 class Completion(BaseModel):
@@ -55,6 +97,9 @@ class Completion(BaseModel):
     model: str
     finish_reason: str | None = None
     tokens_estimated: bool = False
+    tool_calls: list[ToolCall] = Field(
+        default_factory=list, description="the tools the model called (requests with tools)"
+    )
 
 
 class ModelError(SolverError):

@@ -1,9 +1,10 @@
 """The response cache: every successful completion, keyed by what produced it.
 
 Key = sha256 of the canonical JSON (sorted keys, compact separators) of the model id (backend and
-model, e.g. ``openai:gpt-4o-mini``), every generation parameter, the messages and the attempt
-index. A rerun of the same run therefore makes no model calls, while the n attempts of a pass@k
-series stay n distinct samples. Failures are never stored.
+model, e.g. ``openai:gpt-4o-mini``), every generation parameter (the tools offered included, when
+there are any), the messages and the attempt index. A rerun of the same run therefore makes no
+model calls, while the n attempts of a pass@k series stay n distinct samples. Failures are
+never stored.
 
 One SQLite file (default ``$XDG_CACHE_HOME/truepass/responses.sqlite``, i.e.
 ``~/.cache/truepass/responses.sqlite``; env ``TRUEPASS_CACHE`` or a path argument override it), in
@@ -56,7 +57,10 @@ def cache_key(
     """sha256 hex of the canonical JSON of everything that determines an answer."""
     payload = {
         "model": model_id,
-        "params": params.model_dump(mode="json"),
+        # without tools, the key is what it was before tool calls existed
+        "params": params.model_dump(
+            mode="json", exclude={"tools"} if params.tools is None else None
+        ),
         "messages": messages,
         "attempt": attempt,
     }

@@ -39,6 +39,7 @@ from truepass.models.base import (
     ModelError,
     ModelSettings,
     ModelUnavailable,
+    ToolCall,
     estimate_tokens,
     messages_text,
 )
@@ -311,6 +312,8 @@ class OpenAICompatModel:
             body["seed"] = params.seed
         if params.stop:
             body["stop"] = params.stop
+        if params.tools:
+            body["tools"] = [tool.openai() for tool in params.tools]
         tries = self.settings.max_retries + 1
         for i in range(tries):
             try:
@@ -412,6 +415,9 @@ class OpenAICompatModel:
         text = message.get("content") or ""
         if not isinstance(text, str):
             raise _Retry("response message content is not text", status)
+        tool_calls = _tool_calls(message.get("tool_calls"))
+        if tool_calls is None:
+            raise _Retry("response message tool_calls are malformed", status)
         usage = data.get("usage")
         prompt_tokens = completion_tokens = None
         if isinstance(usage, dict):
@@ -429,4 +435,30 @@ class OpenAICompatModel:
             model=self.id,
             finish_reason=choice.get("finish_reason"),
             tokens_estimated=estimated,
+            tool_calls=tool_calls,
         )
+
+
+def _tool_calls(raw: Any) -> list[ToolCall] | None:
+    """The tool calls of a response message (empty when it has none); None when they are not
+    OpenAI's shape. Arguments the endpoint sent as an object are kept as their JSON text."""
+    if raw is None:
+        return []
+    if not isinstance(raw, list):
+        return None
+    calls = []
+    for n, item in enumerate(raw):
+        fn = item.get("function") if isinstance(item, dict) else None
+        if not isinstance(fn, dict) or not isinstance(fn.get("name"), str):
+            return None
+        args = fn.get("arguments")
+        if args is None:
+            args = "{}"
+        elif not isinstance(args, str):
+            args = json.dumps(args, ensure_ascii=False)
+        call_id = item.get("id")
+        calls.append(
+            ToolCall(id=call_id if isinstance(call_id, str) else f"call_{n}",
+                     name=fn["name"], arguments=args)
+        )  # fmt: skip
+    return calls

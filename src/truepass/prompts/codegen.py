@@ -1,11 +1,12 @@
 """Codegen prompts (template ``codegen.j2``, and ``codegen-explain.j2`` for ``truepass
-explain``) and the leak guard for them.
+explain``).
 
 A codegen prompt shows k demonstrations (another problem and its reference solution, with the
 idea behind it when the demonstration is explained), then the problem (signature and
 docstring); the visible cases are the problem's own examples, already in its docstring for
-HumanEval. Hidden cases and the canonical solution never reach a prompt:
-:func:`build_codegen_messages` refuses any message that holds the canonical solution's body.
+HumanEval. Hidden cases and the canonical solution never reach a prompt: the leak guard every
+model prompt passes (:meth:`truepass.families.base.Family.answer_key`) refuses one that holds
+the canonical solution's body.
 """
 
 from __future__ import annotations
@@ -15,7 +16,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from truepass.families.codegen.schema import CodegenSample
-from truepass.prompts.guard import PromptLeakError
 from truepass.prompts.templating import load_template, render_messages
 
 TEMPLATE = "codegen.j2"
@@ -45,11 +45,7 @@ def build_codegen_messages(
             for d in demonstrations
         ],
     }
-    messages = render_messages(load_template(TEMPLATE, template_dir), variables)
-    body = sample.canonical_solution.strip()
-    if len(body) > 40 and any(body in m["content"] for m in messages):
-        raise PromptLeakError(f"the prompt for {sample.id} holds the canonical solution")
-    return messages
+    return render_messages(load_template(TEMPLATE, template_dir), variables)
 
 
 def build_explain_messages(

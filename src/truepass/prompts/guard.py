@@ -1,88 +1,53 @@
-"""Leakage guard: what a prompt shows must never include a sample's answer key.
+"""The prompt-leak guard: no model prompt may hold any of its sample's answer key.
 
-The hidden tests, the reference ``fix`` and the ``known_overfit`` patch are the answer key of a
-repair sample. Prompt builders never hand them to a template; this guard checks the result
-anyway, so that a test output passed in by mistake (say, from a run of the hidden tests) cannot
-slip them into a prompt.
+Every family says what its answer key is (:meth:`truepass.families.base.Family.answer_key`: the
+hidden tests and the reference fix of a repair sample, the reference summary, the review's own
+dialogue, ...), and every model call goes through
+:meth:`truepass.solvers.llm.LLMSolver.ask`, which checks its messages here before the model sees
+them. Prompt builders never hand the answer key to a template; this guard makes sure nothing
+slips through anyway (a test output from a run of the hidden tests, a demonstration that repeats
+the target's answer), for every family, built in or not.
+
+What is checked: every message, demonstrations included, up to where a multi-round prompt
+replays the model's own earlier answers (``answers_from``): those, and what came of them (the
+feedback on them), may rightly hold the answer key.
 """
 
 from __future__ import annotations
 
-import re
-from collections.abc import Iterable
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from truepass.errors import TruepassError
-from truepass.families.repair.schema import RepairSample
 
-MIN_LINE_CHARS = 12
+if TYPE_CHECKING:
+    from truepass.families.base import AnswerKey
 
 
 class PromptLeakError(TruepassError):
-    """A rendered prompt holds hidden-test or reference-fix content (a harness bug)."""
+    """A prompt holds some of its sample's answer key (a harness bug): the model is not asked."""
 
 
-def _lines(text: str) -> Iterable[str]:
-    return (ln.strip() for ln in text.splitlines())
+def find_leaks(
+    messages: Sequence[dict[str, str]], key: AnswerKey, *, answers_from: int | None = None
+) -> list[str]:
+    """What of ``key`` appears in ``messages`` (empty when nothing leaked), as ``where:
+    'piece'``. ``answers_from`` is the index of the first message that replays the model's own
+    earlier answer; it and the messages after it are not checked (None: all are)."""
+    shown = messages[:answers_from] if answers_from is not None else messages
+    return key.found_in("\n".join(m["content"] for m in shown))
 
 
-def _added_lines(diff: str | None) -> Iterable[str]:
-    for ln in (diff or "").splitlines():
-        if ln.startswith("+") and not ln.startswith("+++"):
-            yield ln[1:].strip()
-
-
-def answer_key_lines(sample: RepairSample) -> dict[str, str]:
-    """Distinctive lines of the answer key, each mapped to where it comes from.
-
-    A line counts only if it is long enough to be telling and is not also in what the model may
-    see (the buggy files, the visible tests, the description).
-    """
-    shown = "\n".join([*sample.files.values(), *sample.tests.visible.values(), sample.description])
-    key: dict[str, str] = {}
-    for path, text in sample.tests.hidden.items():
-        key.update({ln: f"hidden test {path}" for ln in _lines(text)})
-    key.update({ln: "reference fix" for ln in _added_lines(sample.fix)})
-    key.update({ln: "known overfit patch" for ln in _added_lines(sample.known_overfit)})
-    return {
-        ln: where
-        for ln, where in key.items()
-        if len(ln) >= MIN_LINE_CHARS and ln not in shown and not ln.startswith("#")
-    }
-
-
-def hidden_test_names(sample: RepairSample) -> set[str]:
-    """Names of the hidden test functions that no visible test shares."""
-    visible = "\n".join(sample.tests.visible.values())
-    names = set()
-    for text in sample.tests.hidden.values():
-        names |= set(re.findall(r"def (test\w+)", text))
-    return {n for n in names if n not in visible}
-
-
-def find_leaks(messages: list[dict[str, str]], sample: RepairSample) -> list[str]:
-    """What of the answer key appears in ``messages`` (empty when nothing leaked).
-
-    Only the messages before the first assistant turn are checked: later turns carry the
-    model's own answers and the feedback on them, which may rightly contain the fix.
-    """
-    shown: list[str] = []
-    for m in messages:
-        if m["role"] == "assistant":
-            break
-        shown.append(m["content"])
-    text = "\n".join(shown)
-    found = [f"{where}: {ln!r}" for ln, where in answer_key_lines(sample).items() if ln in text]
-    found += [
-        f"hidden test name {n!r}"
-        for n in sorted(hidden_test_names(sample))
-        if re.search(rf"\b{re.escape(n)}\b", text)
-    ]
-    return found
-
-
-def check_no_leaks(messages: list[dict[str, str]], sample: RepairSample) -> None:
-    """Raise :class:`PromptLeakError` if ``messages`` show any of the sample's answer key."""
-    found = find_leaks(messages, sample)
+def check_no_leaks(
+    messages: Sequence[dict[str, str]],
+    key: AnswerKey,
+    sample_id: str,
+    *,
+    answers_from: int | None = None,
+) -> None:
+    """Raise :class:`PromptLeakError` if ``messages`` show any of the answer key ``key`` of the
+    sample ``sample_id`` (see :func:`find_leaks`)."""
+    found = find_leaks(messages, key, answers_from=answers_from)
     if found:
         shown = "; ".join(found[:3]) + (f" (+{len(found) - 3} more)" if len(found) > 3 else "")
-        raise PromptLeakError(f"the prompt for sample '{sample.id}' leaks {shown}")
+        raise PromptLeakError(f"the prompt for sample '{sample_id}' leaks {shown}")

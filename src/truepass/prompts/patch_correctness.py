@@ -2,7 +2,8 @@
 
 A prompt shows k demonstrations (buggy code, a patch, and its label) and then the target's buggy
 code and patch. The target's label, provenance and solver never reach a prompt: only its code
-and diff are passed to the template.
+and diff are passed to the template (and the leak guard of every model call,
+:mod:`truepass.prompts.guard`, refuses a prompt that holds the family's answer key anyway).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Build the chat messages of a repair prompt: pick the variant, fit the budget, render, guard."""
+"""Build the chat messages of a repair prompt: pick the variant, fit the budget, render."""
 
 from __future__ import annotations
 
@@ -9,7 +9,6 @@ from typing import Any, Literal, get_args
 from truepass.errors import InputError
 from truepass.families.repair.schema import FaultLocation, RepairSample
 from truepass.prompts.context import called_by_tests, split_units, trim_files, truncate_middle
-from truepass.prompts.guard import check_no_leaks
 from truepass.prompts.templating import fence, load_template, render_messages
 
 Variant = Literal["code-only", "description", "feedback", "root-cause"]
@@ -41,7 +40,8 @@ def build_repair_messages(
     Args:
         sample: the repair sample. Only its buggy files, its visible tests and its description
             reach the template; the hidden tests, ``fix``, ``known_overfit`` and ``fault``
-            never do (and :func:`~truepass.prompts.guard.check_no_leaks` checks the result).
+            never do (and the leak guard of every model call, :mod:`truepass.prompts.guard`,
+            checks the result against the family's answer key).
         variant: ``code-only``, ``description`` or ``feedback`` (the template
             ``repair-<variant>.j2``).
         failing_output: output of the visible tests run on the buggy code.
@@ -59,7 +59,6 @@ def build_repair_messages(
         InputError: unknown variant, or a missing or broken template (the message names the
             file and line).
         ValueError: ``history`` given for a single-turn variant.
-        PromptLeakError: the rendered prompt shows hidden-test or reference-fix content.
     """
     if variant not in VARIANTS:
         raise InputError(f"unknown prompt variant '{variant}' (known: {', '.join(VARIANTS)})")
@@ -111,9 +110,7 @@ def build_repair_messages(
         called=called_by_tests(sample.tests.visible, failing_output),
     )
     files = [_file_view(f.path, f.content, f.omitted) for f in trimmed]
-    messages = render(files, output, cut, rounds)
-    check_no_leaks(messages, sample)
-    return messages
+    return render(files, output, cut, rounds)
 
 
 def _file_view(path: str, content: str, omitted: int) -> dict[str, Any]:

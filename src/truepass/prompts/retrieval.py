@@ -19,15 +19,19 @@ Methods: ``bm25`` (default) scores every candidate of the pool with BM25 (the ``
 Lucene variant, k1 = 1.5, b = 0.75) on the target's distinct query tokens, drops what the guard
 removes and keeps the ``k`` highest scores; ties, zero scores included, go to the smaller ``id``.
 Because the whole ranking is filtered, ``k`` candidates come back whenever ``k`` survive the
-guard. ``random`` draws ``k`` of the survivors with a generator seeded by ``seed`` and the target's
-id (the zero-shot-retrieval baseline).
+guard. ``embedding`` ranks the same way by the cosine similarity of all-MiniLM-L6-v2 sentence
+embeddings (sentence-transformers, the ``embed`` extra's packaged model; the pool is embedded
+once, when the retriever is built). ``random`` draws ``k`` of the survivors with a generator
+seeded by ``seed`` and the target's id (the zero-shot-retrieval baseline). The guard is the same
+code for every method (:meth:`Retriever.guard`).
 
 Tokenisation (:func:`tokenize`): every run of word characters (``\\w+``) is a word; a word is
 kept whole, lowercased, and also split on underscores and on camelCase boundaries
 (``parseHTTPResponse_v2`` gives ``parsehttpresponse_v2 parse http response v2``); a word that
 does not split is kept once. No stop words, no stemming: common keywords get a low IDF.
 
-numpy and bm25s are imported when a retriever is built, not when this module is imported.
+numpy and bm25s (and, for ``embedding``, torch and sentence-transformers) are imported when a
+retriever is built, not when this module is imported.
 """
 
 from __future__ import annotations
@@ -39,7 +43,7 @@ import random
 import re
 import textwrap
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from functools import lru_cache
@@ -48,7 +52,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     import numpy as np
 
-METHODS = ("bm25", "random")
+METHODS = ("bm25", "embedding", "random")
 REASONS = ("target", "near-duplicate", "later", "other-project")
 """Why the guard removed a candidate, in order of precedence (the keys of ``Selection.removed``)."""
 
@@ -126,15 +130,17 @@ class Selection:
     """What ``Retriever.select`` chose for one target.
 
     ``shown``: the demonstrations, best first (``random``: in drawing order); ``scores``: their
-    BM25 scores (empty for ``random``); ``removed``: guard reason -> how many candidates it
-    removed, every reason of :data:`REASONS` present; ``considered``: the candidates examined
-    (the whole pool), so ``considered == sum(removed.values()) + passed``.
+    scores (BM25, or cosine similarity for ``embedding``; empty for ``random``); ``removed``:
+    guard reason -> how many candidates it removed, every reason of :data:`REASONS` present;
+    ``considered``: the candidates examined (the whole pool), so
+    ``considered == sum(removed.values()) + passed``.
     """
 
     shown: list[Candidate]
     removed: dict[str, int]
     considered: int
     scores: list[float] = field(default_factory=list)
+    method: str = "bm25"
 
     @property
     def shown_ids(self) -> list[str]:
@@ -145,12 +151,25 @@ class Selection:
         """How many candidates the guard let through (``shown`` is the first ``k`` of them)."""
         return self.considered - sum(self.removed.values())
 
-    def record(self) -> dict[str, Any]:
-        """A JSON-ready summary for a run's records: ids shown, scores, removed, considered."""
+    def record(
+        self, shown: Sequence[str] | None = None, passed_over: Mapping[str, int] | None = None
+    ) -> dict[str, Any]:
+        """What a run's records keep of it (``solver_meta.demonstrations``): the ``retrieval``
+        method, the ids ``shown`` with their ``scores``, what was ``removed`` and why, and the
+        candidates ``considered``.
+
+        A family that passes over some of the selection (a demonstration that would trip the
+        prompt leak guard, one of the target's own bug, ...) gives the ids it kept (``shown``,
+        in the order shown) and its own reasons with their counts (``passed_over``), which join
+        the guard's in ``removed``.
+        """
+        ids = self.shown_ids if shown is None else list(shown)
+        score = dict(zip(self.shown_ids, self.scores, strict=False))
         return {
-            "shown": self.shown_ids,
-            "scores": list(self.scores),
-            "removed": dict(self.removed),
+            "retrieval": self.method,
+            "shown": ids,
+            "scores": [score[i] for i in ids if i in score],
+            "removed": dict(self.removed) | dict(passed_over or {}),
             "considered": self.considered,
         }
 
@@ -227,8 +246,14 @@ class Retriever:
         self._hash_table, hashes = _codes([c.body_hash for c in self.pool])
         self._hashes = np.array(hashes, dtype=np.int64)
         self._bm25: Any = None
+        self._text_vectors: Any = None
+        self._text_matrix: Any = None
+        self._text_rows: Any = None
+        self._row_of_text: dict[str, int] = {}
         if method == "bm25":
             self._bm25 = self._index()
+        elif method == "embedding":
+            self._embed()
 
     def _index(self) -> Any:
         corpus = [tokenize(c.text) for c in self.pool]
@@ -240,13 +265,47 @@ class Retriever:
         index.index(corpus, create_empty_token=False, show_progress=False)
         return index
 
+    def _embed(self) -> None:
+        import numpy as np
+
+        from truepass.metrics import minilm
+
+        minilm.model_dir("the embedding retriever")  # ModelMissingError without the extra
+        # each distinct text once, in sorted order: the batches, and so every vector to the
+        # last bit, do not depend on the pool's order
+        texts = sorted({c.text for c in self.pool})
+        self._row_of_text = {text: i for i, text in enumerate(texts)}
+        self._text_vectors = minilm.embed(texts)
+        self._text_rows = np.array([self._row_of_text[c.text] for c in self.pool], dtype=np.int64)
+        import torch
+
+        # the similarities are one matrix-vector product in torch, on its one thread: numpy's
+        # BLAS would use every core (and wait for them on a busy machine)
+        self._text_matrix = torch.from_numpy(self._text_vectors)
+
     def __len__(self) -> int:
         return len(self.pool)
 
     def scores(self, text: str) -> np.ndarray:
-        """BM25 score of every pool candidate (pool order) for a query text (float32)."""
+        """The method's score of every pool candidate (pool order) for a query text (float32):
+        BM25, or for ``embedding`` the cosine similarity of the sentence embeddings (a text equal
+        to a pool candidate's uses that candidate's embedding; any other is embedded now)."""
         import numpy as np
 
+        if self._text_vectors is not None:
+            row = self._row_of_text.get(text)
+            if row is not None:
+                query = self._text_vectors[row]
+            else:
+                from truepass.metrics import minilm
+
+                query = minilm.embed([text])[0]
+            import torch
+
+            # per distinct text in sorted order, then spread over the pool: a candidate's score
+            # does not depend on its position (BLAS sums a row differently by where it lies)
+            similarity = torch.mv(self._text_matrix, torch.from_numpy(np.ascontiguousarray(query)))
+            return similarity.numpy()[self._text_rows]
         if self._bm25 is None:
             return np.zeros(len(self.pool), dtype=np.float32)
         vocab = self._bm25.vocab_dict
@@ -297,7 +356,7 @@ class Retriever:
         """The ``k`` best demonstrations for ``target`` that pass the guard (fewer if fewer pass).
 
         ``same_project``: only candidates of the target's project (the target must name one).
-        ``seed``: the ``random`` method's draw (mixed with the target's id); BM25 ignores it.
+        ``seed``: the ``random`` method's draw (mixed with the target's id); the others ignore it.
         """
         import numpy as np
 
@@ -310,10 +369,15 @@ class Retriever:
             rng = random.Random(f"{seed}:{target.id}")
             picked = rng.sample(survivors.tolist(), min(k, len(survivors)))
             return Selection(
-                shown=[self.pool[i] for i in picked], removed=removed, considered=len(self.pool)
+                shown=[self.pool[i] for i in picked],
+                removed=removed,
+                considered=len(self.pool),
+                method=self.method,
             )
         if k == 0 or len(survivors) == 0:
-            return Selection(shown=[], removed=removed, considered=len(self.pool))
+            return Selection(
+                shown=[], removed=removed, considered=len(self.pool), method=self.method
+            )
         scores = self.scores(target.text)
         if k < len(survivors):
             mine = scores[survivors]
@@ -326,20 +390,29 @@ class Retriever:
             removed=removed,
             considered=len(self.pool),
             scores=[float(scores[i]) for i in top],
+            method=self.method,
         )
 
 
 _POOLS_LOCK = threading.Lock()
-_POOLS: dict[tuple[int, Callable[[Any], Candidate]], tuple[Sequence[Any], Retriever]] = {}
+_POOLS: dict[tuple[int, Callable[[Any], Candidate], str], tuple[Sequence[Any], Retriever]] = {}
 
 
-def pool_retriever(pool: Sequence[Any], candidate: Callable[[Any], Candidate]) -> Retriever:
-    """One index per demonstration pool (a suite's samples) and per way of making candidates
-    from them, built on first use and shared by every attempt of a run."""
-    key = (id(pool), candidate)
+def pool_retriever(
+    pool: Sequence[Any], candidate: Callable[[Any], Candidate], method: str = "bm25"
+) -> Retriever:
+    """One index per demonstration pool (a suite's samples), per way of making candidates from
+    them and per method (:data:`METHODS`), built on first use and shared by every attempt of a
+    run.
+
+    Raises:
+        ValueError: an unknown method.
+        truepass.metrics.minilm.ModelMissingError: ``embedding`` without the ``embed`` extra.
+    """
+    key = (id(pool), candidate, method)
     with _POOLS_LOCK:
         held = _POOLS.get(key)
         if held is None or held[0] is not pool:
-            held = (pool, Retriever([candidate(s) for s in pool]))
+            held = (pool, Retriever([candidate(s) for s in pool], method=method))
             _POOLS[key] = held
         return held[1]

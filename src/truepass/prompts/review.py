@@ -1,10 +1,11 @@
-"""Code-review prompts (template ``review.j2``) and the leak guard for them.
+"""Code-review prompts (template ``review.j2``).
 
 A prompt shows k demonstrations, each a change (its diff and description) answered with the
 review's outcome: ``Decision: accept|reject`` and, with ``--context dialogue``, the whole review
 dialogue as the rationale. Then the target: its diff, the files it touches (before the change)
-and its description. The target's dialogue never reaches a prompt:
-:func:`build_review_messages` refuses any message that holds one of its turns.
+and its description. The target's dialogue and decision never reach a template (and the leak
+guard of every model call, :mod:`truepass.prompts.guard`, refuses a prompt that holds one of its
+turns anyway).
 """
 
 from __future__ import annotations
@@ -13,11 +14,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from truepass.prompts.guard import PromptLeakError
 from truepass.prompts.templating import load_template, render_messages
 
 TEMPLATE = "review.j2"
-MIN_LEAK_CHARS = 20  # a turn this short ("LGTM, thanks!") may occur by chance
 
 
 @dataclass(frozen=True)
@@ -31,33 +30,14 @@ class Shown:
     dialogue: list[tuple[str, str, bool]] = field(default_factory=list)
 
 
-def _words(text: str) -> str:
-    return " ".join(text.split())
-
-
-def guarded_turns(dialogue: Sequence[str], visible: Sequence[str]) -> list[str]:
-    """The target's turns a prompt must not hold: long enough to be telling and not already in
-    what the model may see (the target's diff, files and description)."""
-    seen = _words("\n".join(visible))
-    return [t for t in map(_words, dialogue) if len(t) >= MIN_LEAK_CHARS and t not in seen]
-
-
-def holds_any(text: str, turns: Sequence[str]) -> bool:
-    flat = _words(text)
-    return any(t in flat for t in turns)
-
-
 def build_review_messages(
-    sample_id: str,
     diff: str,
     files: dict[str, str],
     description: str,
-    dialogue: Sequence[str],
     demonstrations: Sequence[Shown],
     template_dir: Path | None = None,
 ) -> list[dict[str, str]]:
-    """Chat messages asking for a decision on a change; ``dialogue`` is the texts of the
-    target's own turns (checked, never shown); ``demonstrations`` best first."""
+    """Chat messages asking for a decision on a change; ``demonstrations`` best first."""
     variables = {
         "diff": diff,
         "files": [{"path": p, "content": c} for p, c in sorted(files.items())],
@@ -74,8 +54,4 @@ def build_review_messages(
             for d in demonstrations
         ],
     }
-    messages = render_messages(load_template(TEMPLATE, template_dir), variables)
-    guarded = guarded_turns(dialogue, [diff, description, *files.values()])
-    if any(holds_any(m["content"], guarded) for m in messages):
-        raise PromptLeakError(f"the prompt for {sample_id} holds its own review dialogue")
-    return messages
+    return render_messages(load_template(TEMPLATE, template_dir), variables)

@@ -21,9 +21,6 @@ from truepass.report.stats import SolverStats
 
 CORRECT_RATE = "correct_rate"
 """the metric of solvers whose family computes none of its own: the correct rate (Wilson CI)"""
-MAIN_METRICS = (CORRECT_RATE, "accuracy", "f1", "bleu", "rougeL", "meteor")
-"""Metrics charted against k when a family computes them, in this order. A family computing none
-of these has its metrics that carry an interval charted (all of them when none carries one)."""
 
 
 @dataclass(frozen=True)
@@ -136,14 +133,23 @@ def _split(
     return [(runs, m) for runs, m in lines if m], left_out
 
 
-def charted_metrics(curves: list[Curve]) -> list[str]:
-    """The metrics to chart for these curves (see :data:`MAIN_METRICS`)."""
+def charted_metrics(curves: list[Curve], family: str) -> list[str]:
+    """The metrics to chart for these curves: the family's main metrics
+    (:attr:`truepass.families.base.Family.main_metrics`) that the curves hold, else the correct
+    rate, else every metric that carries an interval (all of them when none carries one)."""
+    from truepass.errors import InputError
+    from truepass.families import registry
+
     seen: dict[str, bool] = {}
     for c in curves:
         for p in c.points:
             for name, e in p.metrics.items():
                 seen[name] = seen.get(name, False) or e.low is not None
-    main = [m for m in MAIN_METRICS if m in seen]
+    try:
+        declared = registry.get(family).main_metrics
+    except InputError:  # a family this truepass does not know
+        declared = ()
+    main = [m for m in (*declared, CORRECT_RATE) if m in seen]
     return main or [m for m in seen if seen[m]] or list(seen)
 
 
@@ -188,7 +194,7 @@ def sweep_curves(stats: list[SolverStats]) -> list[FamilyCurves]:
     return [
         FamilyCurves(
             family=family,
-            metrics=charted_metrics(out[family]),
+            metrics=charted_metrics(out[family], family),
             curves=out[family],
             left_out=left_out[family],
         )

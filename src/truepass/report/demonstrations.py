@@ -19,6 +19,9 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from truepass.records import AttemptRecord
 
+DEFAULT_RETRIEVAL = "bm25"
+"""``--retrieval``'s default: not named in line labels"""
+
 
 class Demonstrations(BaseModel):
     """``solver_meta.demonstrations`` of one attempt; keys a family adds are kept as extras."""
@@ -131,5 +134,7 @@ def solver_setting(records: list[AttemptRecord]) -> SolverSetting:
         fault_source=head.fault_source,
         k=k,
         context=context,
-        retrieval=retrieval if k else None,  # k = 0 retrieves nothing
+        # k = 0 retrieves nothing; the default method (and records from before the method was
+        # recorded) go unnamed, so their lines keep the k = 0 point of the same model
+        retrieval=retrieval if k and retrieval != DEFAULT_RETRIEVAL else None,
     )

@@ -1,5 +1,6 @@
-"""Solvers by spec: ``oracle``, ``noop``, ``replay:FILE``, ``baseline:templates[+fault]``, and
-model specs (``openai:MODEL``, ``local:smollm2``, ``local:PATH.gguf``) prompted per variant."""
+"""Solvers by spec: ``oracle``, ``noop``, ``replay:FILE``, ``baseline:templates[+fault]``, model
+specs (``openai:MODEL``, ``local:smollm2``, ``local:PATH.gguf``) prompted per variant, and agents
+(``agent:MODEL``: the model acting in a sandboxed workspace, :mod:`truepass.agents`)."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ __all__ = ["LLMOptions", "SolveContext", "Solver", "make_solver", "make_solvers"
 
 SOLVER_HELP = (
     "oracle | noop | replay:FILE | baseline:templates | baseline:templates+fault | "
-    "openai:MODEL | local:smollm2 | local:PATH.gguf"
+    "openai:MODEL | local:smollm2 | local:PATH.gguf | agent:MODEL"
 )
 
 
@@ -41,11 +42,17 @@ def make_solver(spec: str, known_ids: set[str] | None = None) -> Solver:
 def make_solvers(
     specs: list[str], known_ids: set[str] | None = None, llm: LLMOptions | None = None
 ) -> list[Solver]:
-    """Every solver of a run; a model spec gives one solver per prompt variant."""
+    """Every solver of a run; a model spec gives one solver per prompt variant, an agent spec
+    one solver."""
     out: list[Solver] = []
     for spec in specs:
         if spec in _PLAIN or spec.startswith("replay:"):  # no model code to load
             out.append(make_solver(spec, known_ids))
+            continue
+        if spec.startswith("agent:"):
+            from truepass.agents.solver import agent_solver
+
+            out.append(agent_solver(spec, llm or LLMOptions()))
             continue
         from truepass.models import is_model_spec
 

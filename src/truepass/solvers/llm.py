@@ -1,6 +1,8 @@
 """Prompted model solvers: a model and a prompt variant. How a sample becomes a prompt and an
-answer is the family's (:meth:`truepass.families.base.Family.ask_model`); this module calls the
-model, keeps the usage accounting, and records every round with its raw response.
+answer is the family's (:meth:`truepass.families.base.Family.ask_model`); this module checks
+every prompt with the leak guard (:mod:`truepass.prompts.guard`, the family's
+:meth:`~truepass.families.base.Family.answer_key`), calls the model, keeps the usage accounting,
+and records every round with its raw response.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from truepass.models.base import (
     preflight_models,
 )
 from truepass.models.cost import Price, cost_usd
+from truepass.prompts.guard import check_no_leaks
 from truepass.solvers.base import SolveContext
 from truepass.solvers.settings import LLMOptions
 from truepass.usage import Usage
@@ -25,7 +28,29 @@ if TYPE_CHECKING:
     from truepass.families.base import Family
 
 
-class LLMSolver:
+class ModelSolver:
+    """What every solver driven by a model shares (prompted here, acting in ``agents/``): its
+    model and the run's settings, the preflight, ``options.samples`` attempts per sample, and
+    each attempt's sampling parameters."""
+
+    model: Model
+    options: LLMOptions
+
+    def prepare(self) -> None:
+        preflight_models([self.model])
+
+    def attempts(self, sample: Any) -> int:
+        return self.options.samples
+
+    def params(self, attempt: int) -> GenerationParams:
+        """Sampling parameters of one attempt (every call it makes): attempt i samples with
+        seed + i when the temperature is above 0."""
+        o = self.options
+        seed = o.seed + attempt if o.temperature > 0 else o.seed
+        return GenerationParams(temperature=o.temperature, max_tokens=o.max_tokens, seed=seed)
+
+
+class LLMSolver(ModelSolver):
     """Asks ``model`` with one prompt ``variant``; ``attempts`` = ``options.samples`` (pass@k)."""
 
     families = None  # any family that takes model solvers with this variant (see serves)
@@ -62,33 +87,37 @@ class LLMSolver:
             )
         return None
 
-    def prepare(self) -> None:
-        preflight_models([self.model])
-
-    def attempts(self, sample: Any) -> int:
-        return self.options.samples
-
-    def params(self, attempt: int) -> GenerationParams:
-        """Sampling parameters of one attempt: attempt i samples with seed + i."""
-        o = self.options
-        seed = o.seed + attempt if o.temperature > 0 else o.seed
-        return GenerationParams(temperature=o.temperature, max_tokens=o.max_tokens, seed=seed)
-
     def ask(
-        self, messages: list[Message], params: GenerationParams, usage: Usage, *, key: int
+        self,
+        messages: list[Message],
+        params: GenerationParams,
+        usage: Usage,
+        *,
+        key: int,
+        sample: Any,
+        ctx: SolveContext,
+        answers_from: int | None = None,
     ) -> Completion:
         """One model call (through the response cache, ``key`` joins its cache key); its tokens,
-        latency and cost are added to ``usage``."""
+        latency and cost are added to ``usage``.
+
+        First the leak guard: ``messages`` must not hold any of ``ctx.family.answer_key(sample)``
+        (every message up to ``answers_from``, the index of the first one that replays the
+        model's own earlier answer in a multi-round prompt; None: every message).
+
+        Raises:
+            PromptLeakError: the prompt holds some of the sample's answer key; the model is not
+                called.
+        """
+        check_no_leaks(
+            messages, ctx.family.answer_key(sample), sample.id, answers_from=answers_from
+        )
         completion = self.model.complete(messages, params, attempt=key)
-        usage.add(
-            prompt_tokens=completion.prompt_tokens,
-            completion_tokens=completion.completion_tokens,
-            latency_s=completion.latency_s,
-            cached=completion.cached,
-            cost_usd=cost_usd(
+        usage.add_completion(
+            completion,
+            cost_usd(
                 self.model.id, completion.prompt_tokens, completion.completion_tokens, self.prices
             ),
-            estimated=completion.tokens_estimated,
         )
         return completion
 

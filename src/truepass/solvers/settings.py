@@ -3,7 +3,25 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from enum import StrEnum
 from pathlib import Path
+
+RETRIEVAL_TAGS = {"bm25": "", "embedding": "emb", "random": "rand"}
+"""``--retrieval`` method -> what it adds to a k-shot solver's name (the default, bm25, nothing);
+the keys are :data:`truepass.prompts.retrieval.METHODS`."""
+
+
+class AgentProtocol(StrEnum):
+    """How an agent solver's model states its actions (docs/agents.md)."""
+
+    TEXT = "text"
+    """one fenced shell block per reply; any model"""
+    TOOLS = "tools"
+    """OpenAI-style tool calls; endpoints that support them (``openai:`` models)"""
+
+
+AGENT_STEPS = 30
+AGENT_TIME_S = 600.0
 
 
 @dataclass(frozen=True)
@@ -29,17 +47,48 @@ class LLMOptions:
     """demonstrations per prompt; one solver per value (a k-shot sweep)"""
     context: str | None = None
     """the kind of demonstrations (the family's ``context_types``; None: its default)"""
+    retrieval: str = "bm25"
+    """how demonstrations are chosen: bm25, embedding or random (``Retriever`` methods)"""
+    agent_protocol: AgentProtocol = AgentProtocol.TEXT
+    """how agent solvers (``agent:MODEL``) state their actions"""
+    agent_steps: int = AGENT_STEPS
+    """model calls an agent attempt may make"""
+    agent_time: float = AGENT_TIME_S
+    """seconds an agent attempt may take (model latency and its commands)"""
+    agent_tokens: int | None = None
+    """prompt and completion tokens an agent attempt may use (None: no limit)"""
+    agent_cost: float | None = None
+    """USD an agent attempt may spend (None: no limit)"""
 
     def suffix(self, variant: str, shots: int = 0) -> str:
-        """Name suffix: ``#variant`` then ``-rN`` (feedback rounds), ``-kN`` and ``-CONTEXT``
-        (demonstrations), ``+fault``, ``@tT``."""
+        """Name suffix: ``#variant`` then ``-rN`` (feedback rounds), ``-kN``, ``-CONTEXT`` and
+        ``-emb``/``-rand`` (demonstrations, and how they were retrieved when not by BM25),
+        ``+fault``, ``@tT``."""
         out = f"#{variant}"
         if variant == "feedback":
             out += f"-r{self.rounds}"
         if shots:
             out += f"-k{shots}" + (f"-{self.context}" if self.context else "")
+            tag = RETRIEVAL_TAGS.get(self.retrieval, self.retrieval)
+            out += f"-{tag}" if tag else ""
         if self.given_fault:
             out += "+fault"
+        if self.temperature:
+            out += f"@t{self.temperature:g}"
+        return out
+
+    def agent_suffix(self) -> str:
+        """An agent solver's name suffix: ``#PROTOCOL``, then the limits that differ from the
+        defaults (``-sN`` steps, ``-tS`` seconds, ``-tokN`` tokens, ``-usdC`` dollars), ``@tT``."""
+        out = f"#{self.agent_protocol.value}"
+        if self.agent_steps != AGENT_STEPS:
+            out += f"-s{self.agent_steps}"
+        if self.agent_time != AGENT_TIME_S:
+            out += f"-t{self.agent_time:g}"
+        if self.agent_tokens is not None:
+            out += f"-tok{self.agent_tokens}"
+        if self.agent_cost is not None:
+            out += f"-usd{self.agent_cost:g}"
         if self.temperature:
             out += f"@t{self.temperature:g}"
         return out

@@ -14,6 +14,7 @@ from typer.testing import CliRunner
 from truepass.cli import app
 from truepass.errors import InputError
 from truepass.families.codegen.explain import read_explanation
+from truepass.families.codegen.family import CodegenFamily
 from truepass.families.codegen.model import demonstrations
 from truepass.families.codegen.schema import CodegenSample
 
@@ -55,7 +56,7 @@ def test_bare_demonstrations_rank_by_the_problem_and_never_show_the_target_or_it
 ):
     pool = _pool()
     target = pool[0]  # add
-    shown, record = demonstrations(target, 2, "bare", pool)
+    shown, record = demonstrations(CodegenFamily(), target, 2, "bare", pool)
     ids = [d.id for d in shown]
     assert "toy/add" not in ids
     assert "toy/plus" not in ids  # the same reference solution as the target's
@@ -70,7 +71,7 @@ def test_bare_demonstrations_rank_by_the_problem_and_never_show_the_target_or_it
 
 def test_explained_demonstrations_skip_problems_without_an_explanation() -> None:
     pool = _pool()
-    shown, record = demonstrations(pool[0], 5, "explained", pool)
+    shown, record = demonstrations(CodegenFamily(), pool[0], 5, "explained", pool)
     assert [d.id for d in shown] == ["toy/mul", "toy/neg"] or {d.id for d in shown} == {
         "toy/mul",
         "toy/neg",
@@ -82,7 +83,7 @@ def test_explained_demonstrations_skip_problems_without_an_explanation() -> None
 def test_explained_context_without_any_explanation_is_refused_with_what_to_do() -> None:
     pool = _pool(explained=False)
     with pytest.raises(InputError, match="truepass explain"):
-        demonstrations(pool[0], 1, "explained", pool)
+        demonstrations(CodegenFamily(), pool[0], 1, "explained", pool)
 
 
 def _run(tmp_path: Path, suite: Path, server: FakeOpenAI, *extra: str) -> dict[str, Any]:

@@ -21,7 +21,7 @@ from truepass.families.review.family import ReviewFamily
 from truepass.families.review.model import read_decision
 from truepass.families.review.schema import ReviewSample
 from truepass.judged import JudgeConfig, SampleCheck
-from truepass.prompts.guard import PromptLeakError
+from truepass.prompts.guard import PromptLeakError, check_no_leaks
 from truepass.prompts.review import Shown, build_review_messages
 from truepass.records import AttemptRecord
 from truepass.suites.loader import bundled_suites, load_suite
@@ -207,14 +207,19 @@ def test_a_decision_line_naming_neither_or_both_is_unparsed(text: str) -> None:
 
 def test_the_prompt_never_holds_the_targets_dialogue() -> None:
     s = _sample()
-    own = [t.text for t in s.dialogue]
-    messages = build_review_messages(
-        s.id, s.change.diff, dict(s.change.files), s.description, own, []
-    )
+    key = ReviewFamily().answer_key(s)
+    assert key.passages == {
+        "Why two? Nothing in the issue asks for it.": "its review dialogue (turn 1, reviewer)",
+        "Fair, closing this one.": "its review dialogue (turn 2, author)",
+    }
+    short = _sample(dialogue=[{"role": "reviewer", "text": "LGTM,   thanks!"}])
+    assert ReviewFamily().answer_key(short).passages == {}  # too short to tell
+    messages = build_review_messages(s.change.diff, dict(s.change.files), s.description, [])
     assert [m["role"] for m in messages] == ["system", "user"]
-    leaky = Shown("d", "x", "reject", [("reviewer", own[0], True)])
-    with pytest.raises(PromptLeakError):
-        build_review_messages(s.id, s.change.diff, {}, s.description, own, [leaky])
+    check_no_leaks(messages, key, s.id)
+    leaky = Shown("d", "x", "reject", [("reviewer", s.dialogue[0].text, True)])
+    with pytest.raises(PromptLeakError, match=r"its review dialogue \(turn 1, reviewer\)"):
+        check_no_leaks(build_review_messages(s.change.diff, {}, s.description, [leaky]), key, s.id)
 
 
 # -- a model end to end -----------------------------------------------------------------------

@@ -113,14 +113,7 @@ def explain_suite(
             if isinstance(got, str):
                 report.failed[sample.id] = got
             else:
-                usage.add(
-                    prompt_tokens=got.prompt_tokens,
-                    completion_tokens=got.completion_tokens,
-                    latency_s=got.latency_s,
-                    cached=got.cached,
-                    cost_usd=None,
-                    estimated=got.tokens_estimated,
-                )
+                usage.add_completion(got, None)
                 text = read_explanation(got.text)
                 if not text:
                     report.failed[sample.id] = "the answer holds no prose (only code, or nothing)"

@@ -6,7 +6,7 @@ import threading
 from typing import TYPE_CHECKING, Any
 
 from truepass.answers import Answer
-from truepass.families.base import Family
+from truepass.families.base import AnswerKey, Family
 from truepass.families.codegen.checks import CodegenCheck
 from truepass.families.codegen.schema import SOLUTION_FILE, CodegenSample
 from truepass.judged import JudgeConfig, Judged, SampleCheck
@@ -74,9 +74,16 @@ class CodegenFamily(Family):
     def null_answer(self, sample: Any) -> Answer | None:
         return Answer(files={SOLUTION_FILE: sample.prompt}, patch_id="noop")  # no body
 
+    def answer_key(self, sample: Any) -> AnswerKey:
+        """The canonical solution's body (when long enough to be telling: a one-line
+        ``return a + b`` may occur by chance)."""
+        return AnswerKey.distinctive(
+            [(sample.canonical_solution, "canonical solution")], min_chars=41
+        )
+
     def ask_model(
         self, solver: LLMSolver, sample: Any, attempt: int, ctx: SolveContext
     ) -> Answer | None:
         from truepass.families.codegen.model import ask_for_code
 
-        return ask_for_code(solver, sample, attempt, ctx)
+        return ask_for_code(self, solver, sample, attempt, ctx)

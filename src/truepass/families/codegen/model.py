@@ -4,10 +4,10 @@ the code read out of the answer.
 Every codegen attempt uses the ``codegen.j2`` template (overridable with ``--templates DIR``);
 ``--samples N --temperature T`` give the n attempts per problem that pass@k needs. With
 ``--shots K`` the prompt first shows K other problems of the suite with their reference
-solutions, ranked by BM25 on the problem text (:mod:`truepass.prompts.retrieval`): bare
-(``--context bare``, the default) or with the reasoning and strategy behind each solution
-(``--context explained``: only problems that carry an ``explanation``, e.g. written by
-``truepass explain``).
+solutions, ranked by BM25 (or ``--retrieval``) on the problem text
+(:mod:`truepass.prompts.retrieval`): bare (``--context bare``, the default) or with the
+reasoning and strategy behind each solution (``--context explained``: only problems that carry
+an ``explanation``, e.g. written by ``truepass explain``).
 """
 
 from __future__ import annotations
@@ -25,6 +25,7 @@ from truepass.solvers.llm import round_record
 from truepass.usage import Usage
 
 if TYPE_CHECKING:
+    from truepass.families.codegen.family import CodegenFamily
     from truepass.solvers.base import SolveContext
     from truepass.solvers.llm import LLMSolver
 
@@ -47,14 +48,19 @@ def _solution(sample: CodegenSample) -> str:
 
 
 def demonstrations(
-    sample: CodegenSample, k: int, context: str, pool: Sequence[Any]
+    family: CodegenFamily,
+    sample: CodegenSample,
+    k: int,
+    context: str,
+    pool: Sequence[Any],
+    method: str = "bm25",
 ) -> tuple[list[CodegenSample], dict[str, object]]:
     """The ``k`` demonstrations for ``sample`` and what ``solver_meta.demonstrations`` records.
 
     The guard of :class:`~truepass.prompts.retrieval.Retriever` removes the target, its
     near-duplicates and later problems; on top of it, a problem whose reference solution is the
-    target's own (``same-solution``) and, for ``explained``, one without an explanation
-    (``no-explanation``) are passed over.
+    target's own or holds it (``same-solution``: the prompt leak guard would refuse it) and, for
+    ``explained``, one without an explanation (``no-explanation``) are passed over.
     """
     record: dict[str, object] = {"k": k, "context": context}
     if not k:
@@ -66,36 +72,34 @@ def demonstrations(
             "on DIR, or use --context bare"
         )
     by_id = {s.id: s for s in pool}
-    selection = pool_retriever(pool, candidate).select(candidate(sample), len(pool))
-    target = _solution(sample)
+    selection = pool_retriever(pool, candidate, method).select(candidate(sample), len(pool))
+    target, key = _solution(sample), family.answer_key(sample)
     kept: list[CodegenSample] = []
-    scores: list[float] = []
-    removed = dict(selection.removed) | {"same-solution": 0, "no-explanation": 0}
-    for found, score in zip(selection.shown, selection.scores, strict=True):
+    passed_over = {"same-solution": 0, "no-explanation": 0}
+    for found in selection.shown:
         demo = by_id[found.id]
-        if _solution(demo) == target:
-            removed["same-solution"] += 1
+        if _solution(demo) == target or key.found_in(demo.reference_code):
+            passed_over["same-solution"] += 1
         elif context == EXPLAINED and not demo.explanation:
-            removed["no-explanation"] += 1
+            passed_over["no-explanation"] += 1
         elif len(kept) < k:
             kept.append(demo)
-            scores.append(score)
-    record |= {
-        "shown": [d.id for d in kept],
-        "scores": scores,
-        "removed": removed,
-        "considered": selection.considered,
-    }
-    return kept, record
+    return kept, record | selection.record([d.id for d in kept], passed_over)
 
 
 def ask_for_code(
-    solver: LLMSolver, sample: CodegenSample, attempt: int, ctx: SolveContext
+    family: CodegenFamily,
+    solver: LLMSolver,
+    sample: CodegenSample,
+    attempt: int,
+    ctx: SolveContext,
 ) -> Answer:
     """One attempt of ``solver`` on ``sample``; the raw response and the demonstrations shown
     are kept in ``meta``."""
     context = solver.options.context or CONTEXT_TYPES[0]
-    demos, record = demonstrations(sample, solver.shots, context, ctx.pool)
+    demos, record = demonstrations(
+        family, sample, solver.shots, context, ctx.pool, solver.options.retrieval
+    )
     shown = [
         CodegenDemo(
             prompt=d.prompt,
@@ -107,7 +111,7 @@ def ask_for_code(
     params = solver.params(attempt)
     messages = build_codegen_messages(sample, shown, solver.options.template_dir)
     usage = Usage()
-    completion = solver.ask(messages, params, usage, key=attempt)
+    completion = solver.ask(messages, params, usage, key=attempt, sample=sample, ctx=ctx)
     extracted = extract_code(completion.text, sample.prompt, sample.entry_point)
     rounds = [round_record(0, messages, completion, extracted.kind, extracted.detail)]
     meta = solver.meta(params, rounds) | {"variant": "codegen"}

@@ -47,9 +47,9 @@ def candidate(sample: PatchCorrectnessSample) -> Candidate:
     )
 
 
-def retriever_for(pool: Sequence[Any]) -> Retriever:
+def retriever_for(pool: Sequence[Any], method: str = "bm25") -> Retriever:
     """The run's index over its demonstration pool (the suite's samples)."""
-    return pool_retriever(pool, candidate)
+    return pool_retriever(pool, candidate, method)
 
 
 def _word_label(word: str) -> str:
@@ -118,29 +118,23 @@ def ask_for_label(
     demonstrations: dict[str, object] = {"k": solver.shots, "context": context}
     if solver.shots:
         by_id = {s.id: s for s in pool}
-        retriever = retriever_for(pool)
+        retriever = retriever_for(pool, solver.options.retrieval)
         # the whole guarded ranking: a context type may skip over many of one label
         selection = retriever.select(candidate(sample), len(retriever))
         ranked = [by_id[c.id] for c in selection.shown]
-        score = dict(zip(selection.shown_ids, selection.scores, strict=False))
         bug = source_bug(sample)
         same_bug = [d for d in ranked if source_bug(d) == bug]
         ranked = [d for d in ranked if source_bug(d) != bug]
         kept = choose(ranked, solver.shots, context)
         shown = [(d.buggy, d.diff, d.label) for d in kept]
-        demonstrations |= {
-            "shown": [d.id for d in kept],
-            "labels": [d.label for d in kept],
-            "scores": [score[d.id] for d in kept],
-            "removed": {**selection.removed, "same-bug": len(same_bug)},
-            "considered": selection.considered,
-        }
+        demonstrations |= selection.record([d.id for d in kept], {"same-bug": len(same_bug)})
+        demonstrations["labels"] = [d.label for d in kept]
     params = solver.params(attempt)
     messages = build_patch_correctness_messages(
         sample.buggy, sample.diff, shown, solver.options.template_dir
     )
     usage = Usage()
-    completion = solver.ask(messages, params, usage, key=attempt)
+    completion = solver.ask(messages, params, usage, key=attempt, sample=sample, ctx=ctx)
     label, kind, detail = read_label(completion.text)
     meta = solver.meta(params, [round_record(0, messages, completion, kind, detail)])
     meta.pop("fault_source")

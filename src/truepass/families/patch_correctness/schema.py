@@ -10,8 +10,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 from truepass.suites.fields import Leakage, Timestamp, check_relative_path
 
 LABELS = ("correct", "overfitting")
-"""The two labels; ``overfitting`` is the positive class of the metrics."""
-POSITIVE = "overfitting"
+"""The two labels; ``overfitting``, the second, is the positive class of the metrics."""
 
 ID_PATTERN = r"^[A-Za-z0-9_][A-Za-z0-9._/:@+-]*$"
 

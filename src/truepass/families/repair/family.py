@@ -2,18 +2,30 @@
 
 from __future__ import annotations
 
+import re
+from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from truepass.answers import Answer
-from truepass.families.base import Family
+from truepass.families.base import AnswerKey, Family
 from truepass.families.repair.checks import RepairCheck
 from truepass.families.repair.schema import RepairSample
 from truepass.judged import JudgeConfig, Judged, SampleCheck, SampleHealth
 from truepass.vocabulary import PASSES_VISIBLE, AnswerKind, CheckStatus, Verdict
 
 if TYPE_CHECKING:
+    from truepass.agents.task import AgentTask
     from truepass.solvers.base import SolveContext
     from truepass.solvers.llm import LLMSolver
+
+MIN_LINE_CHARS = 12
+"""A line of the answer key shorter than this may occur in a prompt by chance."""
+
+
+def _added_lines(diff: str | None) -> Iterator[str]:
+    for ln in (diff or "").splitlines():
+        if ln.startswith("+") and not ln.startswith("+++"):
+            yield ln[1:]
 
 
 class RepairFamily(Family):
@@ -75,9 +87,39 @@ class RepairFamily(Family):
                     f"known_overfit judged {over.verdict.value}, not overfit",
                 )
 
+    def answer_key(self, sample: Any) -> AnswerKey:
+        """The lines of the hidden tests and the lines ``fix`` and ``known_overfit`` add (12+
+        characters, comments aside), and the names of the hidden test functions; each only when
+        the buggy files, the visible tests and the description do not already hold it."""
+        lines = [
+            (ln, f"hidden test {path}")
+            for path, text in sample.tests.hidden.items()
+            for ln in text.splitlines()
+        ]
+        lines += [(ln, "reference fix") for ln in _added_lines(sample.fix)]
+        lines += [(ln, "known overfit patch") for ln in _added_lines(sample.known_overfit)]
+        names = [
+            (name, "hidden test name")
+            for text in sample.tests.hidden.values()
+            for name in re.findall(r"def (test\w+)", text)
+        ]
+        return AnswerKey.distinctive(
+            [(ln, where) for ln, where in lines if not ln.strip().startswith("#")],
+            min_chars=MIN_LINE_CHARS,
+            names=names,
+            shown=[*sample.files.values(), *sample.tests.visible.values(), sample.description],
+        )
+
     def ask_model(
         self, solver: LLMSolver, sample: Any, attempt: int, ctx: SolveContext
     ) -> Answer | None:
         from truepass.families.repair.model import ask_for_patch
 
         return ask_for_patch(solver, sample, attempt, ctx)
+
+    def agent_task(self, sample: Any) -> AgentTask | None:
+        """The buggy files and the visible tests; ``run_tests`` runs the visible tests; the
+        answer is the workspace's diff (``agent.py``)."""
+        from truepass.families.repair.agent import repair_agent_task
+
+        return repair_agent_task(sample)

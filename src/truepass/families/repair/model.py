@@ -51,8 +51,18 @@ def ask_for_patch(
             count_tokens=model.count_tokens,
             template_dir=o.template_dir,
         )
-        # each feedback round is its own request: the round index joins the cache key
-        completion = solver.ask(messages, params, usage, key=attempt * 1000 + rnd)
+        # each feedback round is its own request: the round index joins the cache key; the
+        # templates show no demonstrations, so the first assistant turn is the model's own
+        own = next((i for i, m in enumerate(messages) if m["role"] == "assistant"), None)
+        completion = solver.ask(
+            messages,
+            params,
+            usage,
+            key=attempt * 1000 + rnd,
+            sample=sample,
+            ctx=ctx,
+            answers_from=own,
+        )
         parsed = parse_response(completion.text, files)
         record = round_record(rnd, messages, completion, parsed.kind, parsed.detail)
         rounds.append(record)

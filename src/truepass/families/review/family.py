@@ -5,118 +5,58 @@ leakage guard of :mod:`truepass.prompts.retrieval`: only earlier reviews of the 
 never the target or a near-duplicate of its diff; ``--context dialogue`` (the default) shows
 each one's whole review dialogue and outcome, ``--context decision-only`` its outcome alone.
 
-Scores (per attempt, so the metrics are recomputable from records alone): ``gold_reject``
-(1/0), ``predicted_reject`` (1/0, -1 when no decision could be read) and ``right`` (1/0).
+Scores (per attempt, so the metrics are recomputable from records alone; see
+:mod:`truepass.families.labels`): ``gold_reject`` (1/0), ``predicted_reject`` (1/0, -1 when no
+decision could be read) and ``right`` (1/0).
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from truepass.answers import Answer, Label
-from truepass.families.base import Family
+from truepass.families.base import AnswerKey
+from truepass.families.labels import LabelFamily
 from truepass.families.review.schema import DECISIONS, ReviewSample
-from truepass.judged import JudgeConfig, Judged, SampleCheck, SampleHealth
-from truepass.vocabulary import AnswerKind, CheckStatus, Verdict
 
 if TYPE_CHECKING:
-    from truepass.records import AttemptRecord
+    from truepass.answers import Answer
     from truepass.solvers.base import SolveContext
     from truepass.solvers.llm import LLMSolver
 
-POSITIVE = "reject"
-"""The positive class of precision, recall and F1 (the study's: a change that needs work)."""
+MIN_LEAK_CHARS = 20
+"""A turn shorter than this ("LGTM, thanks!") may occur in a prompt by chance."""
 
 
-def reference_rationale(sample: ReviewSample) -> str:
-    """The reviewers' reason: the turning point's text, else the last reviewer turn's."""
-    turns = [t for t in sample.dialogue if t.turning_point]
-    turns = turns or [t for t in sample.dialogue if t.role == "reviewer"]
-    return turns[-1].text if turns else ""
-
-
-class ReviewFamily(Family):
+class ReviewFamily(LabelFamily):
     """Label answers judged against the review's outcome, with classification metrics."""
 
     name = "review"
     sample_type = ReviewSample
-    answer_kinds = frozenset({AnswerKind.LABEL})
+    labels = DECISIONS  # reject, a change that needs work, is the positive class (the study's)
+    answer_format = "Decision: {label}\n{rationale}"
+    gold_source = "the review ended in"
     prompt_variants = ("code-only",)
     context_types = ("dialogue", "decision-only")
 
-    def judge(
-        self, sample: Any, answer: Answer | None, check: SampleCheck, config: JudgeConfig
-    ) -> Judged:
-        if not check.valid:
-            return Judged(verdict=Verdict.INVALID_SAMPLE, details=check.reason)
-        gold = int(sample.decision == POSITIVE)
-        label = answer.label if answer is not None and not answer.no_patch else None
-        decision = label.decision.strip().lower() if label is not None else None
-        if decision not in DECISIONS:  # counted wrong, never dropped
-            why = str(answer.meta.get("parse_detail", "")) if answer is not None else ""
-            if label is not None:
-                why = f"decision {label.decision!r} is neither accept nor reject"
-            return Judged(
-                verdict=Verdict.NO_PATCH,
-                details=why or "no decision in the answer",
-                patch=f"Decision: {label.decision}\n{label.rationale}".strip() if label else "",
-                scores={"gold_reject": gold, "predicted_reject": -1, "right": 0},
-            )
-        assert label is not None
-        right = decision == sample.decision
-        return Judged(
-            verdict=Verdict.CORRECT if right else Verdict.FAILS_VISIBLE,
-            details="" if right else f"answered {decision}, the review ended in {sample.decision}",
-            patch=f"Decision: {decision}\n{label.rationale}".strip(),
-            scores={
-                "gold_reject": gold,
-                "predicted_reject": int(decision == POSITIVE),
-                "right": int(right),
-            },
-        )
+    def gold(self, sample: Any) -> str:
+        return str(sample.decision)
 
-    def reference_answer(self, sample: Any) -> Answer:
-        return Answer(
-            label=Label(decision=sample.decision, rationale=reference_rationale(sample)),
-            patch_id="reference",
-        )
+    def reference_rationale(self, sample: Any) -> str:
+        """The reviewers' reason: the turning point's text, else the last reviewer turn's."""
+        turns = [t for t in sample.dialogue if t.turning_point]
+        turns = turns or [t for t in sample.dialogue if t.role == "reviewer"]
+        return str(turns[-1].text) if turns else ""
 
-    def health(self, sample: Any, check: SampleCheck, config: JudgeConfig) -> SampleHealth:
-        """The reference decision must be judged right (there is no null answer)."""
-        health = SampleHealth(
-            sample_id=sample.id, defect_type=self.category(sample), valid=check.valid, reference="-"
-        )
-        if not check.valid:
-            health.flag(check.status, f"invalid: {check.reason}")
-            return health
-        ref = self.judge(sample, self.reference_answer(sample), check, config)
-        health.reference = ref.verdict.value
-        if ref.verdict is not Verdict.CORRECT:
-            health.flag(CheckStatus.REFERENCE_FAILS, f"the reference decision: {ref.details}")
-        return health
-
-    def metrics(self, records: list[AttemptRecord]) -> dict[str, float]:
-        """Label metrics over counted attempts with ``reject`` as the positive class
-        (:func:`truepass.metrics.labels.label_metrics`: accuracy, precision, recall, f1,
-        ``recall[CLASS]``, balanced accuracy, unparsed rate, majority and random baselines),
-        and a 95% bootstrap interval of accuracy (``accuracy_ci_low``/``_high``; seed 0)."""
-        from truepass.metrics.bootstrap import bootstrap_ci
-        from truepass.metrics.labels import label_metrics
-        from truepass.vocabulary import counted
-
-        gold: list[str] = []
-        predicted: list[str | None] = []
-        for r in records:
-            if not counted(r.verdict) or "gold_reject" not in r.scores:
-                continue
-            gold.append("reject" if r.scores["gold_reject"] == 1 else "accept")
-            said = r.scores.get("predicted_reject", -1)
-            predicted.append(None if said == -1 else ("reject" if said == 1 else "accept"))
-        out = {k: round(v, 4) for k, v in label_metrics(gold, predicted, POSITIVE).items()}
-        ci = bootstrap_ci([float(g == p) for g, p in zip(gold, predicted, strict=True)])
-        if ci is not None:
-            out["accuracy_ci_low"], out["accuracy_ci_high"] = round(ci[0], 4), round(ci[1], 4)
-        return out
+    def answer_key(self, sample: Any) -> AnswerKey:
+        """The turns of the review's own dialogue (20+ characters, white space normalised; the
+        rationale of its decision is one of them) that its diff, files and description do not
+        already hold."""
+        return AnswerKey.distinctive(
+            [(t.text, f"its review dialogue (turn {i}, {t.role})")
+             for i, t in enumerate(sample.dialogue, start=1)],
+            min_chars=MIN_LEAK_CHARS,
+            shown=[sample.change.diff, sample.description, *sample.change.files.values()],
+        )  # fmt: skip
 
     def ask_model(
         self, solver: LLMSolver, sample: Any, attempt: int, ctx: SolveContext

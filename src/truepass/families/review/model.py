@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 from truepass.answers import Answer, Label
 from truepass.families.review.schema import ReviewSample
 from truepass.prompts.retrieval import Candidate, Retriever, body_hash, pool_retriever
-from truepass.prompts.review import Shown, build_review_messages, guarded_turns, holds_any
+from truepass.prompts.review import Shown, build_review_messages
 from truepass.solvers.llm import round_record
 from truepass.usage import Usage
 
@@ -38,9 +38,9 @@ def candidate(sample: ReviewSample) -> Candidate:
     )
 
 
-def retriever_for(pool: Sequence[Any]) -> Retriever:
+def retriever_for(pool: Sequence[Any], method: str = "bm25") -> Retriever:
     """The run's index over its demonstration pool (the suite's samples)."""
-    return pool_retriever(pool, candidate)
+    return pool_retriever(pool, candidate, method)
 
 
 def read_decision(text: str) -> tuple[Label | None, str, str]:
@@ -85,44 +85,34 @@ def ask_for_decision(
     pool = ctx.pool
     by_id = {s.id: s for s in pool}
     context = solver.options.context or family.context_types[0]
-    own = [t.text for t in sample.dialogue]
     shown: list[Shown] = []
     demonstrations: dict[str, object] = {"k": solver.shots, "context": context}
     if solver.shots:
-        # a demonstration that repeats one of the target's turns would hand over its review:
-        # ask for a few more and drop those (counted as "same-dialogue")
-        guarded = guarded_turns(
-            own, [sample.change.diff, sample.description, *sample.change.files.values()]
-        )
-        selection = retriever_for(pool).select(
+        # a demonstration that repeats one of the target's turns (its answer key) would hand
+        # over its review: ask for a few more and drop those (counted as "same-dialogue")
+        key = family.answer_key(sample)
+        selection = retriever_for(pool, solver.options.retrieval).select(
             candidate(sample), solver.shots + SPARE, same_project=True
         )
         demos = [by_id[c.id] for c in selection.shown]
         clash = [
-            d for d in demos if holds_any("\n".join([d.description, d.change.diff]
-                                                    + [t.text for t in d.dialogue]), guarded)
+            d for d in demos if key.found_in("\n".join([d.description, d.change.diff]
+                                                       + [t.text for t in d.dialogue]))
         ]  # fmt: skip
         kept = [d for d in demos if d not in clash][: solver.shots]
         shown = [_shown(d, context) for d in kept]
-        demonstrations |= selection.record()
-        demonstrations["shown"] = [d.id for d in kept]
+        demonstrations |= selection.record([d.id for d in kept], {"same-dialogue": len(clash)})
         demonstrations["decisions"] = [d.decision for d in kept]
-        demonstrations["scores"] = [
-            score for d, score in zip(demos, selection.scores, strict=False) if d in kept
-        ]
-        demonstrations["removed"] = {**selection.removed, "same-dialogue": len(clash)}
     params = solver.params(attempt)
     messages = build_review_messages(
-        sample.id,
         sample.change.diff,
         dict(sample.change.files),
         sample.description,
-        own,
         shown,
         solver.options.template_dir,
     )
     usage = Usage()
-    completion = solver.ask(messages, params, usage, key=attempt)
+    completion = solver.ask(messages, params, usage, key=attempt, sample=sample, ctx=ctx)
     label, kind, detail = read_decision(completion.text)
     meta = solver.meta(params, [round_record(0, messages, completion, kind, detail)])
     meta.pop("fault_source", None)

@@ -10,15 +10,18 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from truepass.answers import Answer
-from truepass.families.base import Family
+from truepass.families.base import AnswerKey, Family, interval
 from truepass.families.summarize.schema import SummarizeSample
-from truepass.judged import JudgeConfig, Judged, SampleCheck, SampleHealth
+from truepass.judged import JudgeConfig, Judged, SampleCheck
 from truepass.vocabulary import AnswerKind, CheckStatus, Verdict
 
 if TYPE_CHECKING:
     from truepass.records import AttemptRecord
     from truepass.solvers.base import SolveContext
     from truepass.solvers.llm import LLMSolver
+
+MIN_LEAK_CHARS = 12
+"""A reference summary shorter than this ("Return x.") may occur in a prompt by chance."""
 
 
 def _normalised(text: str) -> str:
@@ -33,6 +36,7 @@ class SummarizeFamily(Family):
     answer_kinds = frozenset({AnswerKind.TEXT})
     prompt_variants = ("code-only",)
     context_types = ("project", "any")
+    main_metrics = ("bleu", "rougeL", "meteor", "bertscore_minilm_l6")
 
     def judge(
         self, sample: Any, answer: Answer | None, check: SampleCheck, config: JudgeConfig
@@ -56,26 +60,26 @@ class SummarizeFamily(Family):
     def reference_answer(self, sample: Any) -> Answer:
         return Answer(text=sample.docstring, patch_id="reference")
 
-    def health(self, sample: Any, check: SampleCheck, config: JudgeConfig) -> SampleHealth:
+    reference_fails_as = CheckStatus.REFERENCE_FAILS
+
+    def reference_problem(self, reference: Judged) -> str | None:
         """The reference summary must score as an exact match (the metrics see it whole)."""
-        health = SampleHealth(
-            sample_id=sample.id, defect_type=self.category(sample), valid=check.valid, reference="-"
+        if reference.scores.get("exact") == 1.0 and reference.scores.get("rougeL", 0.0) >= 0.999:
+            return None
+        return f"the reference summary scores {reference.scores} alone"
+
+    def answer_key(self, sample: Any) -> AnswerKey:
+        """The reference summary (12+ characters, white space normalised), unless the code shown
+        already holds it."""
+        return AnswerKey.distinctive(
+            [(sample.docstring, "reference summary")],
+            min_chars=MIN_LEAK_CHARS,
+            shown=[sample.code],
         )
-        if not check.valid:
-            health.flag(check.status, f"invalid: {check.reason}")
-            return health
-        ref = self.judge(sample, self.reference_answer(sample), check, config)
-        health.reference = ref.verdict.value
-        if ref.scores.get("exact") != 1.0 or ref.scores.get("rougeL", 0.0) < 0.999:
-            health.flag(
-                CheckStatus.REFERENCE_FAILS, f"the reference summary scores {ref.scores} alone"
-            )
-        return health
 
     def metrics(self, records: list[AttemptRecord]) -> dict[str, float]:
         """The mean of every score over counted attempts, with a 95% bootstrap interval
         (``NAME_ci_low``, ``NAME_ci_high``; resampling attempts, seed 0)."""
-        from truepass.metrics.bootstrap import bootstrap_ci
         from truepass.vocabulary import counted
 
         scored = [r.scores for r in records if counted(r.verdict) and r.scores]
@@ -83,9 +87,7 @@ class SummarizeFamily(Family):
         for name in sorted({k for s in scored for k in s}):
             values = [s.get(name, 0.0) for s in scored]
             out[name] = round(sum(values) / len(values), 4)
-            ci = bootstrap_ci(values)
-            if ci is not None:
-                out[f"{name}_ci_low"], out[f"{name}_ci_high"] = round(ci[0], 4), round(ci[1], 4)
+            out |= interval(name, values)
         return out
 
     def ask_model(

@@ -35,9 +35,9 @@ def candidate(sample: SummarizeSample) -> Candidate:
     )
 
 
-def retriever_for(pool: Sequence[Any]) -> Retriever:
+def retriever_for(pool: Sequence[Any], method: str = "bm25") -> Retriever:
     """The run's index over its demonstration pool (the suite's samples)."""
-    return pool_retriever(pool, candidate)
+    return pool_retriever(pool, candidate, method)
 
 
 def read_summary(text: str) -> tuple[str | None, str, str]:
@@ -67,28 +67,26 @@ def ask_for_summary(
     shown: list[tuple[str, str]] = []
     demonstrations: dict[str, object] = {"k": solver.shots, "context": context}
     if solver.shots:
-        # a demonstration whose summary is the target's own would hand over the answer: ask for
-        # a few more and drop those (counted as "same-summary")
-        target = _words(sample.docstring)
-        selection = retriever_for(pool).select(
+        # a demonstration whose summary is the target's own, or that holds it (the leak guard
+        # would refuse the prompt), would hand over the answer: ask for a few more and drop
+        # those (counted as "same-summary")
+        target, key = _words(sample.docstring), family.answer_key(sample)
+        selection = retriever_for(pool, solver.options.retrieval).select(
             candidate(sample), solver.shots + SPARE, same_project=context == "project"
         )
         demos = [by_id[c.id] for c in selection.shown]
-        kept = [d for d in demos if _words(d.docstring) != target][: solver.shots]
-        shown = [(d.code, d.docstring) for d in kept]
-        demonstrations |= selection.record()
-        demonstrations["shown"] = [d.id for d in kept]
-        demonstrations["scores"] = [
-            score for d, score in zip(demos, selection.scores, strict=False) if d in kept
+        same = [
+            d
+            for d in demos
+            if _words(d.docstring) == target or key.found_in(f"{d.code}\n{d.docstring}")
         ]
-        same = sum(_words(d.docstring) == target for d in demos)
-        demonstrations["removed"] = {**selection.removed, "same-summary": same}
+        kept = [d for d in demos if d not in same][: solver.shots]
+        shown = [(d.code, d.docstring) for d in kept]
+        demonstrations |= selection.record([d.id for d in kept], {"same-summary": len(same)})
     params = solver.params(attempt)
-    messages = build_summarize_messages(
-        sample.id, sample.code, sample.docstring, shown, solver.options.template_dir
-    )
+    messages = build_summarize_messages(sample.code, shown, solver.options.template_dir)
     usage = Usage()
-    completion = solver.ask(messages, params, usage, key=attempt)
+    completion = solver.ask(messages, params, usage, key=attempt, sample=sample, ctx=ctx)
     summary, kind, detail = read_summary(completion.text)
     meta = solver.meta(params, [round_record(0, messages, completion, kind, detail)])
     meta.pop("fault_source")
