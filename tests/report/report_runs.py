@@ -4,8 +4,19 @@ fields, and hostile text in every field a candidate or a user can fill."""
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+import pytest
+
+from truepass.agents.protocols import make_protocol
+from truepass.agents.solver import rounds as agent_rounds
+from truepass.agents.tools import Submit
+from truepass.agents.trajectory import AgentLimits, EndReason, ProcessMetrics, Step, Trajectory
+from truepass.models.base import Completion, ToolCall
+from truepass.solvers.settings import AgentProtocol
+from truepass.usage import Usage
 
 XSS = "</script><script>alert(1)</script><img src=x onerror=alert(2)>"
 
@@ -393,3 +404,226 @@ def review_sweep_runs(tmp: Path) -> list[Path]:
         family="review",
     )
     return [a, b]
+
+
+# -- agent attempts ------------------------------------------------------------------------------
+
+AGENT_TEXT = "agent:openai:fake#text"
+AGENT_TOOLS = "agent:openai:fake#tools-s8"
+PRICE = 0.0002
+"""USD per call of the agents' model"""
+CUT_MARKER = "only-in-the-full-output"
+"""a line of a test run's output the agent was not shown (it is in ``observation_full`` only)"""
+SHOWN_TAIL = "21 passed"
+
+
+@dataclass(frozen=True)
+class Turn:
+    """One scripted step: what the model replied and what came of its action."""
+
+    reply: str = ""
+    calls: tuple[tuple[str, str], ...] = ()
+    """tool calls (tools protocol): the tool's name and its arguments as the model wrote them"""
+    shown: str = ""
+    full: str | None = None
+    exit_code: int | None = None
+    timed_out: bool = False
+    changed: tuple[str, ...] = ()
+    action_s: float = 0.0
+
+
+def shell(command: str, thought: str = "Next.") -> str:
+    """A text-protocol reply running ``command``."""
+    return f"{thought}\n\n```bash\n{command}\n```"
+
+
+def agent_meta(
+    kind: AgentProtocol,
+    turns: list[Turn],
+    end: EndReason,
+    detail: str = "",
+    *,
+    steps_limit: int = 30,
+    price: float | None = PRICE,
+) -> dict[str, Any]:
+    """``usage``, ``parse`` and ``solver_meta`` of an agent attempt as ``agent:MODEL`` records it:
+    each reply parsed by the real protocol (a reply without a valid action gets its reminder),
+    the trajectory and its metrics built by the agents' models, the rounds by their helper."""
+    protocol = make_protocol(kind)
+    usage = Usage()
+    steps = []
+    for n, turn in enumerate(turns, start=1):
+        completion = Completion(
+            text=turn.reply,
+            prompt_tokens=200 + 100 * n,
+            completion_tokens=30 + n,
+            latency_s=0.25 * n,
+            model="fake",
+            finish_reason="tool_calls" if turn.calls else "stop",
+            tool_calls=[
+                ToolCall(id=f"call_{n}_{i}", name=name, arguments=args)
+                for i, (name, args) in enumerate(turn.calls)
+            ],
+        )
+        usage.add_completion(completion, price)
+        parsed = protocol.parse(completion)
+        shown = turn.shown if parsed.error is None else protocol.reminder(parsed.error)
+        steps.append(
+            Step(
+                step=n,
+                response=completion.text,
+                tool_calls=completion.tool_calls,
+                action=parsed.action,
+                format_error=parsed.error,
+                observation="" if isinstance(parsed.action, Submit) else shown,
+                observation_full=turn.full,
+                exit_code=turn.exit_code,
+                timed_out=turn.timed_out,
+                changed_files=list(turn.changed),
+                prompt_tokens=completion.prompt_tokens,
+                completion_tokens=completion.completion_tokens,
+                finish_reason=completion.finish_reason,
+                model_s=completion.latency_s,
+                action_s=turn.action_s,
+            )
+        )
+    t = Trajectory(
+        protocol=kind,
+        limits=AgentLimits(steps=steps_limit),
+        system=protocol.system_prompt,
+        task="Fix the bug in clamp.py: clamp(x, lo, hi) returns lo for x above hi.",
+        steps=steps,
+        end_reason=end,
+        end_detail=detail,
+        metrics=ProcessMetrics.of(steps, None if price is None else price * len(steps)),
+    )
+    changed = any(s.changed_files for s in steps)
+    parse = "workspace-diff" if changed else "none"
+    meta = {
+        "model": "openai:fake",
+        "protocol": kind.value,
+        "temperature": 0.0,
+        "seed": 0,
+        "end_reason": end.value,
+        "parse_kind": parse,
+        "parse_detail": f"ended: {end.value}" + (f" ({detail})" if detail else ""),
+        "rounds": agent_rounds(t),
+        "agent": t.model_dump(mode="json"),
+    }
+    return {"usage": usage.model_dump(mode="json"), "parse": parse, "solver_meta": meta}
+
+
+FIX_SED = "sed -i '6s/return lo/return hi/' clamp.py"
+LONG_OUTPUT = "\n".join(f"test_clamp.py::test_{i} PASSED" for i in range(21))
+TEXT_FIXES = [
+    Turn(shell("cat -n clamp.py", "Let me read the code."), shown="<status>exit code 0</status>\n"
+         "<stdout>\n     1\tdef clamp(x, lo, hi):\n     6\t        return lo\n</stdout>",
+         exit_code=0, action_s=0.12),
+    Turn("The fix is to return hi when x is above hi."),
+    Turn(shell(FIX_SED, "Line 6 returns lo where x is above hi."),
+         shown="<status>exit code 0</status>\n(no output)", exit_code=0, changed=("clamp.py",),
+         action_s=0.1),
+    Turn(shell("run_tests"), shown=f"<status>exit code 0</status>\n<stdout>\n"
+         f"test_clamp.py::test_0 PASSED\n[... 900 characters cut ...]\n{SHOWN_TAIL}\n</stdout>",
+         full=f"<status>exit code 0</status>\n<stdout>\n{LONG_OUTPUT}\n{CUT_MARKER}\n"
+         f"{SHOWN_TAIL}\n</stdout>", exit_code=0, action_s=0.9),
+    Turn(shell("submit", "The tests pass.")),
+]  # fmt: skip
+"""A text agent that reads, fails to give an action once, fixes, tests and submits."""
+TEXT_RUNS_OUT = [
+    Turn(shell(f"echo '{XSS}' && python -m pytest -q"), shown=f"<status>exit code 1</status>\n"
+         f"<stdout>\n{XSS}\nF.\n1 failed, 1 passed\n</stdout>", exit_code=1, action_s=0.8),
+    Turn(shell("sed -i 's/lo/hi/' clamp.py"), shown="<status>exit code 0</status>\n(no output)",
+         exit_code=0, changed=("clamp.py",), action_s=0.1),
+    Turn(shell("sed -i 's/hi/lo/2' clamp.py"), shown="<status>exit code 0</status>\n(no output)",
+         exit_code=0, changed=("clamp.py",), action_s=0.1),
+]  # fmt: skip
+"""A text agent that tests first, then edits the same file twice and runs out of steps."""
+TOOLS_FIXES = [
+    Turn(calls=(("view", '{"path": "clamp.py", "start_line": 1, "end_line": 8}'),),
+         shown="     1\tdef clamp(x, lo, hi):\n     6\t        return lo"),
+    Turn("Replacing the wrong return.", calls=(
+        ("str_replace", '{"path": "clamp.py", "old": "        return lo\\n    return x", '
+                        '"new": "        return hi\\n    return x"}'),
+        ("run_tests", "{}"),
+    ), shown="replaced 1 occurrence in clamp.py", changed=("clamp.py",)),
+    Turn(calls=(("run_tests", '{"verbose": tru'),)),
+    Turn(calls=(("bash", '{"command": "sleep 100"}'),),
+         shown="<status>timed out: killed after the limit of 30 s</status>\n(no output)",
+         timed_out=True, action_s=30.0),
+    Turn(calls=(("write_file", '{"path": "NOTES.md", "content": "# fixed\\nreturn hi"}'),),
+         shown="wrote NOTES.md (2 lines)", changed=("NOTES.md",)),
+    Turn(calls=(("run_tests", "{}"),), shown="<status>exit code 0</status>\n<stdout>\n2 passed"
+         "\n</stdout>", exit_code=0, action_s=0.7),
+    Turn(calls=(("submit", "{}"),)),
+]  # fmt: skip
+"""A tool-calling agent: view, an edit (with a second call that does not run), a malformed
+call, a command killed by the time limit, a new file, a test run, submit."""
+TOOLS_BABBLES = [Turn("I would change clamp.py."), Turn("Done?"), Turn("Still no tool.")]
+
+
+def agent_records() -> list[dict[str, Any]]:
+    """Oracle and two agents (text, tools) on two samples, ending four different ways."""
+    a, b = SAMPLES[0][0], SAMPLES[1][0]
+    text = AgentProtocol.TEXT
+    tools = AgentProtocol.TOOLS
+    return [
+        record(a, "oracle", "correct"),
+        record(b, "oracle", "correct"),
+        record(a, AGENT_TEXT, "correct", **agent_meta(text, TEXT_FIXES, EndReason.SUBMITTED)),
+        record(
+            b,
+            AGENT_TEXT,
+            "fails-visible",
+            patch=FIX,
+            changed_files=["clamp.py"],
+            **agent_meta(
+                text,
+                TEXT_RUNS_OUT,
+                EndReason.STEP_LIMIT,
+                "3 steps made (--agent-steps)",
+                steps_limit=3,
+            ),
+        ),
+        record(
+            a,
+            AGENT_TOOLS,
+            "correct",
+            **agent_meta(tools, TOOLS_FIXES, EndReason.SUBMITTED, steps_limit=8),
+        ),
+        record(
+            b,
+            AGENT_TOOLS,
+            "no-patch",
+            **agent_meta(
+                tools,
+                TOOLS_BABBLES,
+                EndReason.FORMAT_ERRORS,
+                "3 replies in a row had no action",
+                steps_limit=8,
+            ),
+        ),
+    ]
+
+
+def agent_run(path: Path) -> Path:
+    return write_run(path, agent_records())
+
+
+CUT_COMMAND = "seq 1 3000"
+"""a command whose output the agent is shown cut (its first and last lines)"""
+
+
+def real_agent_run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, dict[str, Any]]:
+    """``agent:openai:fake`` through the real runner, sandbox and judge: the scripted agent of
+    tests/agents (on the fake OpenAI server) that reads, fixes, tests and submits, with a step
+    whose output is cut. The run directory and its one record."""
+    from agents.agent_helpers import FIXING_SCRIPT, bash, run_agent  # tests/agents
+    from fake_openai import FakeOpenAI
+
+    script = [FIXING_SCRIPT[0], bash(CUT_COMMAND, "How long is it?"), *FIXING_SCRIPT[1:]]
+    with FakeOpenAI() as server:
+        monkeypatch.setenv("OPENAI_BASE_URL", server.base_url)
+        monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
+        rec, _ = run_agent(tmp_path, server, script)
+    return tmp_path / "run", rec

@@ -7,7 +7,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from report_runs import XSS, review_sweep_runs, varied_records, varied_run
+from report_runs import XSS, real_agent_run, review_sweep_runs, varied_records, varied_run
 
 from truepass.report import write_report
 
@@ -183,6 +183,53 @@ def test_curves_and_demonstration_links_in_headless_chromium(tmp_path: Path) -> 
             opened = page.locator(str(target))
             opened.wait_for(state="visible")
             assert "rv-02" in opened.locator("h2").inner_text()
+        finally:
+            context.close()
+    assert problems == []
+
+
+def test_an_agent_attempt_shows_its_timeline_in_headless_chromium(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A real agent attempt (scripted, judged correct): its page shows the timeline, and the
+    toggle of a step whose output the agent saw cut opens the whole of it."""
+    if not CHROMIUM.exists():
+        pytest.skip("Debian's chromium is not installed at /usr/bin/chromium (make system-deps)")
+    sync_api = pytest.importorskip("playwright.sync_api", reason="playwright (dev extra) missing")
+    run_dir, rec = real_agent_run(tmp_path, monkeypatch)
+    assert rec["verdict"] == "correct"
+    report = write_report([run_dir], tmp_path / "report.html")
+    problems: list[str] = []
+    with sync_api.sync_playwright() as pw:
+        context = pw.chromium.launch_persistent_context(
+            str(tmp_path / "profile"),
+            executable_path=str(CHROMIUM),
+            headless=True,
+            args=FLAGS,
+            viewport={"width": 1360, "height": 900},
+        )
+        try:
+            page = context.new_page()
+            page.on("console", lambda m: m.type == "error" and problems.append(m.text))
+            page.on("pageerror", lambda e: problems.append(f"page error: {e}"))
+            page.goto(report.as_uri(), wait_until="load")
+            assert page.locator("table.process tbody tr").count() == 1
+            page.locator("#attempt-table tbody tr").first.click()
+            shown = page.locator("section.attempt:visible")
+            assert shown.locator("span.badge.end").inner_text() == "submitted"
+            steps = shown.locator("ol.timeline > li")
+            assert steps.count() == 5
+            assert steps.nth(1).locator("pre.action-code").inner_text() == "seq 1 3000"
+            assert steps.nth(2).locator("p.changed").inner_text() == "changed: clamping.py"
+            observation = steps.nth(1).locator("div.observation pre")
+            assert observation.is_visible() and "\n1500\n" not in observation.inner_text()
+            full = steps.nth(1).locator("details.full-output pre")
+            assert not full.is_visible()
+            steps.nth(1).locator("details.full-output summary").click()
+            full.wait_for(state="visible")
+            assert "\n1500\n" in full.inner_text()
+            shown.screenshot(path=str(tmp_path / "agent.png"))
+            shutil.copyfile(tmp_path / "agent.png", SCREENSHOT.with_name("truepass-agent.png"))
         finally:
             context.close()
     assert problems == []

@@ -264,7 +264,7 @@ def test_the_report_draws_the_curves_with_their_intervals(sweep_runs: list[Path]
 
 def test_metrics_and_curves_csv(sweep_runs: list[Path], tmp_path: Path) -> None:
     paths = write_exports(sweep_runs, tmp_path / "out")
-    assert [p.name for p in paths][-2:] == ["metrics.csv", "curves.csv"]
+    assert [p.name for p in paths][-3:-1] == ["metrics.csv", "curves.csv"]
     metrics = read_csv(tmp_path / "out" / "metrics.csv")
     assert [m["solver"] for m in metrics] == [
         "oracle",

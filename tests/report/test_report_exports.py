@@ -36,6 +36,7 @@ def test_attempts_csv_is_flat_and_complete(tmp_path: Path) -> None:
         "summary.csv",
         "metrics.csv",
         "curves.csv",
+        "agent_steps.csv",
     ]
     rows = read_csv(tmp_path / "out" / "attempts.csv")
     recs = varied_records()

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from pydantic import BaseModel, Field
 
+from truepass.agents.metrics import ProcessSummary, process_summary
 from truepass.analysis.stats import wilson
 from truepass.metrics.passk import pass_at_ks, pass_at_ks_with_ci
 from truepass.records import AttemptRecord, is_correct
@@ -85,6 +86,11 @@ class SolverSummary(BaseModel):
     )
     usage: UsageSummary | None = None
     patches: PatchSummary | None = None
+    process: ProcessSummary | None = Field(
+        None,
+        description="agent solvers: process metrics over their attempts (means, shares, the "
+        "share of each end reason; docs/agents.md); None for other solvers",
+    )
 
 
 class PatchSummary(BaseModel):
@@ -174,6 +180,7 @@ def summarize(
                 metrics=family.metrics(recs) if family else {},
                 usage=usage_summary(recs),
                 patches=patch_summary(recs),
+                process=process_summary(recs),
             )
         )
     return Summary(suite=suite, family=family.name if family else "repair", solvers=out)

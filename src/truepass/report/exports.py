@@ -1,5 +1,5 @@
 """Flat exports for pandas and spreadsheets: attempts.csv, attempts.json, summary.csv,
-metrics.csv and curves.csv."""
+metrics.csv, curves.csv and agent_steps.csv."""
 
 from __future__ import annotations
 
@@ -10,10 +10,13 @@ from typing import Any, get_args
 
 from pydantic import BaseModel
 
+from truepass.agents.tools import RunCommand, runs_tests
+from truepass.agents.trajectory import ProcessMetrics, Trajectory
 from truepass.records import RECORD_FIELDS, AttemptRecord
 from truepass.report.curves import FamilyCurves, solver_metrics, sweep_curves
 from truepass.report.load import Attempt, all_attempts, load_runs
-from truepass.report.stats import RateRow, SolverStats, solver_stats
+from truepass.report.stats import RateRow, SolverStats, end_reasons, solver_stats
+from truepass.report.trajectories import action_view, read_trajectory
 from truepass.vocabulary import PASSES_VISIBLE, Verdict, counted
 
 CSV_OMITS = frozenset({"patch", "test_output", "flag_details", "solver_meta"})
@@ -43,6 +46,13 @@ ATTEMPT_COLUMNS = [
 """The first columns of attempts.csv: the run, then the record's declared fields in their order
 (a field holding a model becomes ``NAME.SUB`` columns in its place), then the derived ones;
 mapping-valued fields and fields a newer truepass wrote follow as ``NAME.SUB`` columns."""
+AGENT_COLUMNS = [
+    "agent.end_reason",
+    "agent.end_detail",
+    *(f"agent.{name}" for name in ProcessMetrics.model_fields),
+]
+"""attempts.csv's columns of agent attempts (after the others; only when the export holds
+some): how the attempt ended and its process metrics, from ``solver_meta.agent``."""
 SUMMARY_COLUMNS = [
     "solver",
     "runs",
@@ -88,6 +98,33 @@ CURVES_COLUMNS = [
     "ci_low",
     "ci_high",
 ]
+AGENT_STEP_COLUMNS = [
+    "run",
+    "solver",
+    "sample_id",
+    "attempt",
+    "verdict",
+    "end_reason",
+    "step",
+    "tool",
+    "path",
+    "command",
+    "runs_tests",
+    "format_error",
+    "exit_code",
+    "timed_out",
+    "changed_files",
+    "prompt_tokens",
+    "completion_tokens",
+    "cached",
+    "finish_reason",
+    "model_s",
+    "action_s",
+    "elided",
+    "observation_chars",
+    "output_cut",
+]
+"""agent_steps.csv: one row per step of every agent attempt."""
 ALL = "all"
 """the ``defect_type`` of a solver's overall row in summary.csv"""
 
@@ -125,7 +162,57 @@ def attempt_row(a: Attempt) -> dict[str, object]:
         "n_regressions": len(r.regressions),
         "tokens": u.prompt_tokens + u.completion_tokens if u else None,
     }
+    t = read_trajectory(r.solver_meta)
+    if t is not None:
+        row |= _agent_cells(t)
     return {k: _cell(v) for k, v in row.items()}
+
+
+def _agent_cells(t: Trajectory) -> dict[str, object]:
+    """:data:`AGENT_COLUMNS` of an agent attempt."""
+    metrics = {f"agent.{k}": v for k, v in t.metrics.model_dump(mode="json").items()}
+    return {"agent.end_reason": t.end_reason.value, "agent.end_detail": t.end_detail} | metrics
+
+
+def agent_step_rows(attempts: list[Attempt]) -> list[dict[str, object]]:
+    """agent_steps.csv: one row per step of every agent attempt (:data:`AGENT_STEP_COLUMNS`);
+    attempts without a trajectory have none."""
+    rows = []
+    for a in attempts:
+        r = a.record
+        t = read_trajectory(r.solver_meta)
+        if t is None:
+            continue
+        for s in t.steps:
+            act = s.action
+            row: dict[str, object] = {
+                "run": a.run,
+                "solver": a.label,
+                "sample_id": r.sample_id,
+                "attempt": r.attempt,
+                "verdict": r.verdict,
+                "end_reason": t.end_reason.value,
+                "step": s.step,
+                "tool": act.tool if act else None,
+                "path": action_view(s).path,
+                "command": act.command if isinstance(act, RunCommand) else None,
+                "runs_tests": runs_tests(act),
+                "format_error": s.format_error,
+                "exit_code": s.exit_code,
+                "timed_out": s.timed_out,
+                "changed_files": s.changed_files,
+                "prompt_tokens": s.prompt_tokens,
+                "completion_tokens": s.completion_tokens,
+                "cached": s.cached,
+                "finish_reason": s.finish_reason,
+                "model_s": s.model_s,
+                "action_s": s.action_s,
+                "elided": s.elided,
+                "observation_chars": len(s.observation),
+                "output_cut": s.observation_full is not None,
+            }
+            rows.append({k: _cell(v) for k, v in row.items()})
+    return rows
 
 
 def _rate_cells(r: RateRow) -> dict[str, object]:
@@ -157,9 +244,11 @@ def _round(x: float | None) -> float | None:
 
 
 def metrics_rows(stats: list[SolverStats]) -> list[dict[str, object]]:
-    """metrics.csv: one row per solver with its setting (from its records) and every metric
-    (:func:`truepass.report.curves.solver_metrics`) with its interval."""
+    """metrics.csv: one row per solver with its setting (from its records), every metric
+    (:func:`truepass.report.curves.solver_metrics`) with its interval, and for agent solvers
+    their process metrics (``process.NAME``, ``process.ended.REASON``)."""
     rows = []
+    reasons = end_reasons(stats)
     for s in stats:
         st = s.setting
         row: dict[str, object] = {
@@ -181,6 +270,11 @@ def metrics_rows(stats: list[SolverStats]) -> list[dict[str, object]]:
                 f"{name}_ci_low": _round(e.low),
                 f"{name}_ci_high": _round(e.high),
             }
+        if s.process is not None:
+            process = s.process.model_dump()
+            ended = process.pop("ended")
+            row |= {f"process.{k}": v for k, v in process.items()}
+            row |= {f"process.ended.{e}": ended.get(e, 0.0) for e in reasons}
         rows.append({k: _cell(v) for k, v in row.items()})
     return rows
 
@@ -222,8 +316,9 @@ def _write_csv(path: Path, rows: list[dict[str, object]], first: list[str]) -> N
 
 
 def write_exports(run_dirs: list[Path], out_dir: Path) -> list[Path]:
-    """Write ``attempts.csv``, ``attempts.json``, ``summary.csv``, ``metrics.csv`` and
-    ``curves.csv`` (header only when no solvers form a k sweep) into ``out_dir``.
+    """Write ``attempts.csv``, ``attempts.json``, ``summary.csv``, ``metrics.csv``,
+    ``curves.csv`` (header only when no solvers form a k sweep) and ``agent_steps.csv`` (header
+    only when no attempt is an agent's) into ``out_dir``.
 
     Args:
         run_dirs: run directories (each with a results.jsonl).
@@ -264,4 +359,6 @@ def write_exports(run_dirs: list[Path], out_dir: Path) -> list[Path]:
     _write_csv(metrics_csv, metrics_rows(stats), METRICS_COLUMNS)
     curves_csv = out_dir / "curves.csv"
     _write_csv(curves_csv, curves_rows(sweep_curves(stats)), CURVES_COLUMNS)
-    return [attempts_csv, attempts_json, summary_csv, metrics_csv, curves_csv]
+    steps_csv = out_dir / "agent_steps.csv"
+    _write_csv(steps_csv, agent_step_rows(attempts), AGENT_STEP_COLUMNS)
+    return [attempts_csv, attempts_json, summary_csv, metrics_csv, curves_csv, steps_csv]

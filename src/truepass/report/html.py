@@ -20,7 +20,7 @@ from truepass.paths import user_cache_dir
 from truepass.report import charts
 from truepass.report.curves import sweep_curves
 from truepass.report.load import all_attempts, load_runs
-from truepass.report.stats import defect_types, solver_stats, verdict_order
+from truepass.report.stats import defect_types, end_reasons, solver_stats, verdict_order
 from truepass.report.views import SampleLinks, attempt_view
 from truepass.vocabulary import FLAG_MEANING, VERDICT_MEANING
 
@@ -114,6 +114,8 @@ def render_report(run_dirs: list[Path]) -> str:
         "any_model": any(s.uses_model for s in stats),
         "pass_k": any(len(s.pass_at_k) > 1 for s in stats),
         "family_metrics": any(s.metrics for s in stats),
+        "agent_stats": [s for s in stats if s.process is not None],
+        "end_reasons": end_reasons(stats),
         "charts": {
             "verdicts": charts.verdict_chart(stats),
             "defects": charts.defect_chart(stats),

@@ -7,6 +7,8 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
+from truepass.agents.metrics import ProcessSummary
+from truepass.agents.trajectory import EndReason
 from truepass.analysis.summary import Rates, SolverSummary, summarize
 from truepass.errors import InputError
 from truepass.families import registry
@@ -114,6 +116,8 @@ class SolverStats:
     """the task family of the solver's run(s)"""
     setting: SolverSetting = field(default_factory=SolverSetting)
     """the model, its settings, k and context, read from the records' ``solver_meta``"""
+    process: ProcessSummary | None = None
+    """agent solvers: the process metrics over their attempts (``process`` of the summary)"""
 
     @property
     def uses_model(self) -> bool:
@@ -160,6 +164,7 @@ def solver_stats(attempts: list[Attempt]) -> list[SolverStats]:
                 tokens_per_attempt=tokens / len(used) if used else None,
                 family=group[0].family,
                 setting=solver_setting([a.record for a in group]),
+                process=summary.process,
             )
         )
     return out
@@ -181,3 +186,10 @@ def verdict_order(stats: list[SolverStats]) -> list[str]:
     """Known verdicts in their canonical order, then any others that occur."""
     seen = {v for s in stats for v in s.overall.verdicts}
     return [v for v in VERDICTS if v in seen] + sorted(seen - set(VERDICTS))
+
+
+def end_reasons(stats: list[SolverStats]) -> list[str]:
+    """The end reasons of the agent solvers' attempts: known ones in their order, then others."""
+    seen = {e for s in stats if s.process for e in s.process.ended}
+    known = [e.value for e in EndReason]
+    return [e for e in known if e in seen] + sorted(seen - set(known))

@@ -8,6 +8,7 @@ from typing import Any
 
 from truepass.report.demonstrations import read_demonstrations
 from truepass.report.load import Attempt
+from truepass.report.trajectories import AGENT_META, AgentView, agent_view
 from truepass.vocabulary import FLAG_MEANING, counted
 
 # Fields shown in their own places on an attempt page; any other field of a record (quality,
@@ -179,6 +180,8 @@ class AttemptView:
     cost: float | None
     duration_s: float
     demonstrations: DemoView | None = None
+    agent: AgentView | None = None
+    """an agent attempt's trajectory (its timeline replaces the model rounds)"""
     search: str = field(default="")
 
 
@@ -279,8 +282,12 @@ def attempt_view(a: Attempt, links: SampleLinks | None = None) -> AttemptView:
     samples its demonstrations came from."""
     r, raw = a.record, a.raw
     meta = dict(r.solver_meta)
-    rounds = _rounds(meta)
+    agent = agent_view(meta)
+    rounds = _rounds(meta) if agent is None else []
     meta.pop("rounds", None)
+    if agent is not None:  # the timeline shows them (an unreadable trajectory stays in the table)
+        for key in AGENT_META:
+            meta.pop(key, None)
     demos = demo_view(a, links)
     if demos is not None:  # shown in its own place (unreadable ones stay in the solver's table)
         meta.pop("demonstrations", None)
@@ -348,6 +355,7 @@ def attempt_view(a: Attempt, links: SampleLinks | None = None) -> AttemptView:
         cost=usage.cost_usd if usage else None,
         duration_s=r.duration_s,
         demonstrations=demos,
+        agent=agent,
     )
     view.search = " ".join(
         [
@@ -360,6 +368,7 @@ def attempt_view(a: Attempt, links: SampleLinks | None = None) -> AttemptView:
             r.patch_id or "",
             r.details,
             a.run,
+            agent.end_reason if agent else "",
         ]
     ).lower()
     return view
