@@ -43,7 +43,10 @@ def test_run_with_an_agent_solver_and_its_options(tmp_path: Path, server: FakeOp
         in json.loads((out / "manifest.json").read_text(encoding="utf-8"))["solvers"]
     )
     summary = json.loads((out / "summary.json").read_text(encoding="utf-8"))
-    assert summary["solvers"][0]["metrics"]["agent_steps"] == 4.0
+    assert summary["solvers"][0]["process"]["steps"] == 4.0
+    shown = runner.invoke(app, ["summary", str(out)])
+    assert shown.exit_code == 0, shown.output
+    assert "agent process" in shown.output and "submitted 100%" in shown.output
 
 
 def test_a_family_without_agent_tasks_is_refused_before_the_run(tmp_path: Path) -> None:

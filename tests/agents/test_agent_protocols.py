@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from truepass.agents.metrics import process_metrics, process_summary
+from truepass.agents.metrics import process_summary
 from truepass.agents.protocols import TextProtocol, task_message
 from truepass.agents.task import AgentTask, is_cache_path
 from truepass.agents.tools import RunCommand, RunTests, Submit, ViewFile, WriteFile, stable
@@ -99,14 +99,16 @@ def test_process_metrics_per_solver() -> None:
     assert summary.ran_tests_before_finish == 0.5 and summary.rewrote_files == 0.5
     assert summary.cost_usd == 0.1 and summary.tokens == 30.0
     assert summary.ended == {"step-limit": 0.5, "submitted": 0.5}
-    flat = process_metrics(records)
-    assert flat == {
-        "agent_steps": 2.0, "agent_edits": 1.5, "agent_files_touched": 1.0,
-        "agent_test_runs": 0.5, "agent_tokens": 30.0, "agent_cost_usd": 0.1,
-        "agent_ran_tests_before_finish": 0.5, "agent_rewrote_files": 0.5,
-        "agent_submitted": 0.5,
-    }  # fmt: skip
-    assert process_metrics([_record("b", None, [])]) == {}  # not an agent: no process metrics
+    assert process_summary([_record("b", None, [])]) is None  # not an agent: no summary
+
+
+def test_a_malformed_agent_record_is_left_out_of_the_process_summary() -> None:
+    good = _record("a", EndReason.SUBMITTED, [_step(1, RunTests(), exit_code=0)])
+    bad = _record("a", EndReason.SUBMITTED, [])
+    bad.solver_meta["agent"]["end_reason"] = "gave-up"  # type: ignore[index]
+    summary = process_summary([good, bad])
+    assert summary is not None and summary.attempts == 1
+    assert process_summary([bad]) is None
 
 
 def test_tool_caches_are_never_part_of_an_answer() -> None:

@@ -72,12 +72,12 @@ def test_a_scripted_agent_fixes_the_defect_and_is_judged_correct(
     assert [m["role"] for m in second] == ["system", "user", "assistant", "user"]
     assert "return lo" in second[-1]["content"] and "tools" not in server.requests[1].body
 
-    solver = result.summary.solvers[0]
-    assert solver.metrics["agent_steps"] == 4.0
-    assert solver.metrics["agent_submitted"] == 1.0
-    assert solver.metrics["agent_ran_tests_before_finish"] == 1.0
+    process = result.summary.solvers[0].process
+    assert process is not None and process.steps == 4.0
+    assert process.ended["submitted"] == 1.0 and process.ran_tests_before_finish == 1.0
     summary = json.loads((tmp_path / "run" / "summary.json").read_text(encoding="utf-8"))
-    assert summary["solvers"][0]["metrics"]["agent_edits"] == 1.0
+    assert summary["solvers"][0]["process"]["edits"] == 1.0
+    assert not any(k.startswith("agent_") for k in summary["solvers"][0]["metrics"])
 
     # a rerun replays every step from the response cache: no model call, the same trajectory
     again, _ = run_agent(tmp_path, server, [], out="again")

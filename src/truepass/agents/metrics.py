@@ -1,28 +1,16 @@
-"""Process metrics of agent attempts, per solver: what the summary adds (``metrics`` in
-summary.json, through :meth:`truepass.families.base.Family.metrics`)."""
+"""Process metrics of agent attempts, per solver: ``process`` in summary.json
+(:class:`ProcessSummary`, built by :mod:`truepass.analysis.summary`), shown by the report's
+Agent process table and ``truepass summary``."""
 
 from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from truepass.agents.trajectory import EndReason, ProcessMetrics
 from truepass.records import AttemptRecord
-
-PREFIX = "agent_"
-FLAT = (
-    "steps",
-    "edits",
-    "files_touched",
-    "test_runs",
-    "tokens",
-    "cost_usd",
-    "ran_tests_before_finish",
-    "rewrote_files",
-)
-"""What of :class:`ProcessSummary` the summary's ``metrics`` show (prefixed ``agent_``)."""
 
 
 class _Recorded(BaseModel):
@@ -53,19 +41,18 @@ class ProcessSummary(BaseModel):
     rewrote_files: float = Field(description="share of attempts that changed a file again")
     ended: dict[str, float] = Field(description="share of attempts per end reason")
 
-    def as_metrics(self) -> dict[str, float]:
-        """The main ones flat, as a family's metrics (:data:`FLAT`, then ``agent_submitted``,
-        the share of attempts the agent ended itself); ``cost_usd`` only when known."""
-        data = self.model_dump()
-        out = {f"{PREFIX}{name}": float(data[name]) for name in FLAT if data[name] is not None}
-        out[f"{PREFIX}submitted"] = self.ended.get(EndReason.SUBMITTED.value, 0.0)
-        return out
-
 
 def recorded(record: AttemptRecord) -> _Recorded | None:
-    """The end reason and process metrics of an agent attempt (None for other attempts)."""
+    """The end reason and process metrics of an agent attempt (None for other attempts, and for
+    a record whose ``agent`` does not read as one: edited by hand, or from another version; the
+    report shows such an attempt without its trajectory rather than failing)."""
     agent = record.solver_meta.get("agent")
-    return _Recorded.model_validate(agent) if isinstance(agent, dict) else None
+    if not isinstance(agent, dict):
+        return None
+    try:
+        return _Recorded.model_validate(agent)
+    except ValidationError:
+        return None
 
 
 def process_summary(records: Iterable[AttemptRecord]) -> ProcessSummary | None:
@@ -100,11 +87,4 @@ def process_summary(records: Iterable[AttemptRecord]) -> ProcessSummary | None:
     )
 
 
-def process_metrics(records: Iterable[AttemptRecord]) -> dict[str, float]:
-    """:func:`process_summary` flat (:meth:`ProcessSummary.as_metrics`; empty when no attempt
-    is an agent's)."""
-    summary = process_summary(records)
-    return summary.as_metrics() if summary else {}
-
-
-__all__ = ["ProcessSummary", "process_metrics", "process_summary", "recorded"]
+__all__ = ["ProcessSummary", "process_summary", "recorded"]

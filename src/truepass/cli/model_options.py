@@ -1,5 +1,5 @@
-"""The model options (panels "Models" and "Agents" of ``run`` and ``estimate``), declared once and
-handed to the command as one :class:`~truepass.solvers.LLMOptions`.
+"""The model options (panels "Models", "Agents" and "Workflow" of ``run`` and ``estimate``),
+declared once and handed to the command as one :class:`~truepass.solvers.LLMOptions`.
 
 :func:`model_options` is a decorator: the command takes ``llm: LLMOptions`` (keyword-only); typer
 sees the options of :data:`MODEL_OPTIONS` in its place, and the command gets the settings object
@@ -19,10 +19,18 @@ import typer
 from truepass.cli.common import errors
 from truepass.errors import InputError
 from truepass.solvers import LLMOptions
-from truepass.solvers.settings import AGENT_STEPS, AGENT_TIME_S, AgentProtocol
+from truepass.solvers.settings import (
+    AGENT_STEPS,
+    AGENT_TIME_S,
+    WORKFLOW_CANDIDATES,
+    WORKFLOW_FUZZ,
+    WORKFLOW_TEMPERATURE,
+    AgentProtocol,
+)
 
 M = "Models"
 A = "Agents"
+W = "Workflow"
 PROMPT_HELP = (
     "Prompt variant (repeat for several): code-only, description, feedback, root-cause for "
     "repair suites; codegen suites take code-only."
@@ -79,6 +87,15 @@ MODEL_OPTIONS: dict[str, tuple[Any, Any]] = {
     "agent_cost": (Annotated[float | None, typer.Option("--agent-cost", min=0.0, help="USD an "
         "agent attempt may spend (needs the model's price; default: no limit).",
         rich_help_panel=A)], None),
+    "workflow_candidates": (Annotated[int, typer.Option("--workflow-candidates", min=1, max=100,
+        help="Candidate patches a workflow:MODEL solver asks for per attempt.",
+        rich_help_panel=W)], WORKFLOW_CANDIDATES),
+    "workflow_temperature": (Annotated[float, typer.Option("--workflow-temperature", min=0.0,
+        help="Sampling temperature of the workflow's candidates (each with its own seed).",
+        rich_help_panel=W)], WORKFLOW_TEMPERATURE),
+    "workflow_fuzz": (Annotated[int, typer.Option("--workflow-fuzz", min=0, help="Fuzzed "
+        "inputs per changed function the workflow compares its candidates on (0: none).",
+        rich_help_panel=W)], WORKFLOW_FUZZ),
 }  # fmt: skip
 
 

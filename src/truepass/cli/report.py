@@ -19,8 +19,8 @@ ExportsOpt = Annotated[
     Path | None,
     typer.Option(
         "--exports",
-        help="Also write attempts.csv, attempts.json, summary.csv, metrics.csv and curves.csv "
-        "into this directory.",
+        help="Also write attempts.csv, attempts.json, summary.csv, metrics.csv, curves.csv and "
+        "agent_steps.csv into this directory.",
     ),
 ]
 

@@ -44,6 +44,7 @@ def print_summary(summary: Summary) -> None:
         style="dim",
     )
     _print_metrics(summary)
+    _print_process(summary)
     _print_usage(summary)
     _print_patches(summary)
     for s in summary.solvers:
@@ -87,6 +88,30 @@ def _print_metrics(summary: Summary) -> None:
         table.add_row(s.solver, *cells)
     out_console.print(table)
     out_console.print("\\[low–high]: 95% bootstrap interval over attempts", style="dim")
+
+
+def _print_process(summary: Summary) -> None:
+    """How the agent solvers went about it (``process`` in summary.json; docs/agents.md)."""
+    agents = [(s.solver, s.process) for s in summary.solvers if s.process is not None]
+    if not agents:
+        return
+    table = Table(title="agent process", box=box.SIMPLE_HEAD, pad_edge=False)
+    table.add_column("solver", overflow="fold")
+    for col in ("n", "steps", "edits", "test runs", "tokens", "tested", "ended"):
+        table.add_column(col, justify="right" if col != "ended" else "left")
+    for name, p in agents:
+        ended = ", ".join(f"{reason} {share:.0%}" for reason, share in p.ended.items())
+        table.add_row(
+            escape(name), str(p.attempts), f"{p.steps:.1f}", f"{p.edits:.1f}",
+            f"{p.test_runs:.1f}", f"{p.tokens:.0f}", f"{p.ran_tests_before_finish:.0%}",
+            escape(ended),
+        )  # fmt: skip
+    out_console.print(table)
+    out_console.print(
+        "means per attempt; tested: share that ran the tests before finishing; ended: share of "
+        "attempts per end reason",
+        style="dim",
+    )
 
 
 def _pass_at_k(s: SolverSummary) -> str:

@@ -136,6 +136,23 @@ class Family:
         """Judge one attempt; ``answer`` None means the solver produced nothing usable."""
         raise NotImplementedError
 
+    def judge_candidates(
+        self,
+        sample: Any,
+        answer: Answer | None,
+        check: SampleCheck,
+        config: JudgeConfig,
+        judged: Judged,
+    ) -> None:
+        """Judge the other candidates ``answer`` was chosen among, when its solver lists them
+        (``answer.meta["candidates"]``, the workflow solver's), and record in ``judged`` (the
+        answer's judgement) whether a correct one existed and whether the answer is one
+        (:mod:`truepass.workflow.judging`). A family whose solvers may list candidates calls
+        it at the end of :meth:`judge`; nothing happens for answers that list none."""
+        from truepass.workflow.judging import judge_candidates
+
+        judge_candidates(self, sample, answer, check, config, judged)
+
     reference_fails_as: ClassVar[CheckStatus] = CheckStatus.FLAKY
     """The status of a sample whose reference answer :meth:`reference_problem` finds fault with in
     ``check-suite``: ``flaky`` where the sample check already judged it passing (the sandboxed
@@ -249,12 +266,13 @@ class Family:
 
     def metrics(self, records: list[AttemptRecord]) -> dict[str, float]:
         """Metrics this family's summary adds per solver (``metrics`` in summary.json), e.g. text
-        or classification scores; verdict rates and pass@k are computed for every family. The
-        default: the process metrics of agent attempts (``agent_steps``, ...; none for other
-        solvers); a family that takes agents and overrides this adds ``super().metrics()``."""
-        from truepass.agents.metrics import process_metrics
+        or classification scores; verdict rates, pass@k and agents' process metrics
+        (``process``) are computed for every family. The default: the candidate metrics of
+        solvers that choose among candidates (``candidates_selection_accuracy``, ...; none for
+        other solvers); a family that overrides this adds ``super().metrics()``."""
+        from truepass.workflow.judging import candidate_metrics
 
-        return process_metrics(records)
+        return candidate_metrics(records)
 
 
 def _failing(judged: Judged) -> set[str]:

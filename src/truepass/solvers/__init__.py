@@ -1,6 +1,7 @@
 """Solvers by spec: ``oracle``, ``noop``, ``replay:FILE``, ``baseline:templates[+fault]``, model
-specs (``openai:MODEL``, ``local:smollm2``, ``local:PATH.gguf``) prompted per variant, and agents
-(``agent:MODEL``: the model acting in a sandboxed workspace, :mod:`truepass.agents`)."""
+specs (``openai:MODEL``, ``local:smollm2``, ``local:PATH.gguf``) prompted per variant, agents
+(``agent:MODEL``: the model acting in a sandboxed workspace, :mod:`truepass.agents`) and the
+five-stage repair workflow (``workflow:MODEL``, :mod:`truepass.workflow`)."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ __all__ = ["LLMOptions", "SolveContext", "Solver", "make_solver", "make_solvers"
 
 SOLVER_HELP = (
     "oracle | noop | replay:FILE | baseline:templates | baseline:templates+fault | "
-    "openai:MODEL | local:smollm2 | local:PATH.gguf | agent:MODEL"
+    "openai:MODEL | local:smollm2 | local:PATH.gguf | agent:MODEL | workflow:MODEL"
 )
 
 
@@ -42,8 +43,8 @@ def make_solver(spec: str, known_ids: set[str] | None = None) -> Solver:
 def make_solvers(
     specs: list[str], known_ids: set[str] | None = None, llm: LLMOptions | None = None
 ) -> list[Solver]:
-    """Every solver of a run; a model spec gives one solver per prompt variant, an agent spec
-    one solver."""
+    """Every solver of a run; a model spec gives one solver per prompt variant, an agent or a
+    workflow spec one solver."""
     out: list[Solver] = []
     for spec in specs:
         if spec in _PLAIN or spec.startswith("replay:"):  # no model code to load
@@ -53,6 +54,11 @@ def make_solvers(
             from truepass.agents.solver import agent_solver
 
             out.append(agent_solver(spec, llm or LLMOptions()))
+            continue
+        if spec.startswith("workflow:"):
+            from truepass.workflow.solver import workflow_solver
+
+            out.append(workflow_solver(spec, llm or LLMOptions()))
             continue
         from truepass.models import is_model_spec
 

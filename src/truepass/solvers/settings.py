@@ -22,6 +22,9 @@ class AgentProtocol(StrEnum):
 
 AGENT_STEPS = 30
 AGENT_TIME_S = 600.0
+WORKFLOW_CANDIDATES = 5
+WORKFLOW_TEMPERATURE = 0.8
+WORKFLOW_FUZZ = 20
 
 
 @dataclass(frozen=True)
@@ -59,6 +62,12 @@ class LLMOptions:
     """prompt and completion tokens an agent attempt may use (None: no limit)"""
     agent_cost: float | None = None
     """USD an agent attempt may spend (None: no limit)"""
+    workflow_candidates: int = WORKFLOW_CANDIDATES
+    """candidate patches a workflow solver (``workflow:MODEL``) asks for per attempt"""
+    workflow_temperature: float = WORKFLOW_TEMPERATURE
+    """the temperature the workflow's candidates are sampled at (each with its own seed)"""
+    workflow_fuzz: int = WORKFLOW_FUZZ
+    """fuzzed inputs per changed function the workflow compares its candidates on (0: none)"""
 
     def suffix(self, variant: str, shots: int = 0) -> str:
         """Name suffix: ``#variant`` then ``-rN`` (feedback rounds), ``-kN``, ``-CONTEXT`` and
@@ -89,6 +98,18 @@ class LLMOptions:
             out += f"-tok{self.agent_tokens}"
         if self.agent_cost is not None:
             out += f"-usd{self.agent_cost:g}"
+        if self.temperature:
+            out += f"@t{self.temperature:g}"
+        return out
+
+    def workflow_suffix(self) -> str:
+        """A workflow solver's name suffix: ``#cN`` (candidates), then what differs from the
+        defaults (``-tT`` the candidates' temperature, ``-fN`` fuzzed inputs), ``@tT``."""
+        out = f"#c{self.workflow_candidates}"
+        if self.workflow_temperature != WORKFLOW_TEMPERATURE:
+            out += f"-t{self.workflow_temperature:g}"
+        if self.workflow_fuzz != WORKFLOW_FUZZ:
+            out += f"-f{self.workflow_fuzz}"
         if self.temperature:
             out += f"@t{self.temperature:g}"
         return out

@@ -50,6 +50,7 @@ class RepairFamily(Family):
 
         judged = judge(sample, answer, check, config)  # type: ignore[arg-type]
         judged.sandbox_tier = judged.sandbox_tier or check.tier
+        self.judge_candidates(sample, answer, check, config, judged)
         return judged
 
     def reference_answer(self, sample: Any) -> Answer:
