@@ -67,7 +67,9 @@ def test_the_workflow_prefilters_and_selects_the_correct_candidate(
     # stage 5: the explanation is scored by the root-cause metric
     assert flow.explanation == EXPLANATION
     assert rec["named_cause"]["hit_line"] and rec["named_cause"]["hit_function"]
-    assert rec["solver_meta"]["rounds"][0]["stage"] == "explanation"
+    assert rec["solver_meta"]["rounds"][-1]["stage"] == "explanation"
+    assert rec["solver_meta"]["root_cause"] == EXPLANATION
+    assert rec["solver_meta"]["variant"] == "workflow"
 
     # the judge judged every candidate: a correct one existed and selection took it
     assert rec["scores"] == {

@@ -17,7 +17,7 @@ from truepass.agents.protocols import make_protocol
 from truepass.agents.trajectory import AgentLimits, Step, Trajectory
 from truepass.answers import Answer
 from truepass.errors import InputError
-from truepass.models import is_model_spec, price_table
+from truepass.models import price_table
 from truepass.models.base import Message, Model
 from truepass.models.cost import Price, cost_usd, find_price
 from truepass.prompts.guard import check_no_leaks
@@ -141,15 +141,9 @@ def agent_solver(spec: str, options: LLMOptions) -> AgentSolver:
         InputError: MODEL is not a model spec; ``--agent-protocol tools`` with a model that has
             no tool calls; ``--agent-cost`` with a model whose price is unknown.
     """
-    from truepass.solvers.llm_factory import llm_model
+    from truepass.solvers.llm_factory import inner_model_spec, llm_model
 
-    model_spec = spec.removeprefix(PREFIX)
-    if not is_model_spec(model_spec):
-        raise InputError(
-            f"'{spec}': expected agent:MODEL with MODEL one of openai:MODEL, local:smollm2, "
-            "local:PATH.gguf",
-            field="--solver",
-        )
+    model_spec = inner_model_spec(spec, PREFIX)
     if options.agent_protocol is AgentProtocol.TOOLS and not model_spec.startswith("openai:"):
         raise InputError(
             f"'{spec}': --agent-protocol tools needs an openai: endpoint (local models have "

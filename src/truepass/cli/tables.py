@@ -73,19 +73,20 @@ def _print_metrics(summary: Summary) -> None:
     ]
     if not names:
         return
+    # one row per metric, one column per solver: a family may have a dozen metrics
     table = Table(title=f"{summary.family} metrics", box=box.SIMPLE_HEAD, pad_edge=False)
-    table.add_column("solver", overflow="fold")
-    for name in names:
-        table.add_column(escape(name), justify="right", no_wrap=True)
+    table.add_column("metric", no_wrap=True)
     for s in summary.solvers:
+        table.add_column(escape(s.solver), justify="right", overflow="fold")
+    for name in names:
         cells = []
-        for name in names:
+        for s in summary.solvers:
             value, low = s.metrics.get(name), s.metrics.get(f"{name}_ci_low")
             text = "-" if value is None else f"{value:.3g}"
             if value is not None and low is not None:
                 text += f" [{low:.3g}–{s.metrics[f'{name}_ci_high']:.3g}]"
             cells.append(text)
-        table.add_row(s.solver, *cells)
+        table.add_row(escape(name), *cells)
     out_console.print(table)
     out_console.print("\\[low–high]: 95% bootstrap interval over attempts", style="dim")
 
@@ -96,7 +97,7 @@ def _print_process(summary: Summary) -> None:
     if not agents:
         return
     table = Table(title="agent process", box=box.SIMPLE_HEAD, pad_edge=False)
-    table.add_column("solver", overflow="fold")
+    table.add_column("solver", overflow="fold", min_width=min(24, max(len(n) for n, _ in agents)))
     for col in ("n", "steps", "edits", "test runs", "tokens", "tested", "ended"):
         table.add_column(col, justify="right" if col != "ended" else "left")
     for name, p in agents:

@@ -12,6 +12,7 @@ import subprocess
 import sys
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 from pydantic import BaseModel, Field
 from radon.complexity import cc_visit
@@ -105,19 +106,29 @@ def _ruff() -> str | None:
     return str(local) if local.exists() else shutil.which("ruff")
 
 
-def lint_counts(path: str, content: str) -> Counter[str] | None:
-    """ruff findings per rule for one file's content (None when ruff is unavailable)."""
+def ruff_json(path: str, content: str, rules: str) -> list[dict[str, Any]] | None:
+    """ruff's findings of ``rules`` in one file's ``content`` (read from stdin, ``--isolated``:
+    no configuration is read), as its JSON output gives them; None when ruff is unavailable or
+    failed, or the file is not Python."""
     ruff = _ruff()
     if ruff is None or not path.endswith(".py"):
         return None
     try:
         done = subprocess.run(
-            [ruff, "check", "--isolated", "--select", LINT_RULES, "--output-format", "json",
+            [ruff, "check", "--isolated", "--select", rules, "--output-format", "json",
              "--stdin-filename", path, "-"],
             input=content, capture_output=True, text=True, timeout=30, check=False,
         )  # fmt: skip
-        findings = json.loads(done.stdout or "[]")
+        found = json.loads(done.stdout or "[]")
     except (OSError, subprocess.SubprocessError, json.JSONDecodeError):
+        return None
+    return [f for f in found if isinstance(f, dict)] if isinstance(found, list) else None
+
+
+def lint_counts(path: str, content: str) -> Counter[str] | None:
+    """ruff findings per rule for one file's content (None when ruff is unavailable)."""
+    findings = ruff_json(path, content, LINT_RULES)
+    if findings is None:
         return None
     return Counter(str(f.get("code")) for f in findings)
 

@@ -55,6 +55,25 @@ def read_model_config(path: Path) -> dict[str, ModelSettings]:
     return out
 
 
+def inner_model_spec(spec: str, prefix: str) -> str:
+    """The model spec of a solver spelled ``PREFIX:MODEL`` (``agent:openai:NAME``,
+    ``workflow:local:smollm2``).
+
+    Raises:
+        InputError: what follows the prefix is not a model spec.
+    """
+    from truepass.models import is_model_spec
+
+    model_spec = spec.removeprefix(prefix)
+    if not is_model_spec(model_spec):
+        raise InputError(
+            f"'{spec}': expected {prefix}MODEL with MODEL one of openai:MODEL, local:smollm2, "
+            "local:PATH.gguf",
+            field="--solver",
+        )
+    return model_spec
+
+
 def llm_model(spec: str, options: LLMOptions) -> Model:
     """The model of ``spec`` with the settings (``--model-config``) and the response cache of
     ``options``; one instance per spec and cache, shared by every solver that asks it."""

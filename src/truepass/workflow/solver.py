@@ -24,11 +24,11 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from truepass.answers import Answer
-from truepass.errors import InputError
 from truepass.families.repair.checks import RepairCheck
+from truepass.families.repair.judge import ROOT_CAUSE
 from truepass.families.repair.model import MAX_PROMPT_TOKENS, PROMPT_MARGIN
 from truepass.families.repair.schema import RepairSample
-from truepass.models import is_model_spec, price_table
+from truepass.models import price_table
 from truepass.models.base import GenerationParams, Model
 from truepass.models.cost import Price
 from truepass.patches.parse import ParseOutcome, parse_response
@@ -163,7 +163,7 @@ class _Attempt:
             explanation = completion.text
             record = round_record(len(rounds) + 1, messages[own:], completion, "explanation", "")
             record["stage"] = "explanation"
-            rounds.insert(0, record)  # first: the root-cause metric scores the first round
+            rounds.append(record)
         self._lap("explain")
 
         records = pool.records
@@ -188,7 +188,7 @@ class _Attempt:
         )
         meta: dict[str, object] = {
             "model": s.model.id,
-            "variant": "root-cause",
+            "variant": "workflow",
             "fault_source": "sbfl",
             "temperature": o.temperature,
             "seed": o.seed + self.attempt,
@@ -198,6 +198,8 @@ class _Attempt:
             "workflow": meta_workflow.model_dump(mode="json"),
             "candidates": [c.model_dump(mode="json") for c in records],
         }
+        if explanation is not None:
+            meta[ROOT_CAUSE] = explanation  # scored by the judge like the root-cause variant
         if pool.infra_errors:
             meta["infra_errors"] = pool.infra_errors
         if chosen is None or chosen.diff is None:
@@ -212,15 +214,9 @@ def workflow_solver(spec: str, options: LLMOptions) -> WorkflowSolver:
     Raises:
         InputError: MODEL is not a model spec.
     """
-    from truepass.solvers.llm_factory import llm_model
+    from truepass.solvers.llm_factory import inner_model_spec, llm_model
 
-    model_spec = spec.removeprefix(PREFIX)
-    if not is_model_spec(model_spec):
-        raise InputError(
-            f"'{spec}': expected workflow:MODEL with MODEL one of openai:MODEL, local:smollm2, "
-            "local:PATH.gguf",
-            field="--solver",
-        )
+    model_spec = inner_model_spec(spec, PREFIX)
     prices = price_table(list(options.prices))
     return WorkflowSolver(llm_model(model_spec, options), options, prices)
 

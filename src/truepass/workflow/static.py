@@ -14,10 +14,7 @@ ruff's pyflakes and bugbear rules cover what they would find near a one-function
 
 from __future__ import annotations
 
-import json
-import subprocess
-
-from truepass.metrics.quality import _ruff, enclosing_function, function_spans
+from truepass.metrics.quality import enclosing_function, function_spans, ruff_json
 from truepass.workflow.meta import Finding, StaticStage, Suspect
 
 RULES = "F,B,ARG,E9,PLE,PLW"
@@ -29,17 +26,8 @@ SHOWN = 10
 
 def ruff_findings(path: str, content: str) -> list[Finding] | None:
     """ruff's findings of :data:`RULES` in one file (None when ruff is unavailable or failed)."""
-    ruff = _ruff()
-    if ruff is None or not path.endswith(".py"):
-        return None
-    try:
-        done = subprocess.run(
-            [ruff, "check", "--isolated", "--select", RULES, "--output-format", "json",
-             "--stdin-filename", path, "-"],
-            input=content, capture_output=True, text=True, timeout=30, check=False,
-        )  # fmt: skip
-        raw = json.loads(done.stdout or "[]")
-    except (OSError, subprocess.SubprocessError, json.JSONDecodeError):
+    raw = ruff_json(path, content, RULES)
+    if raw is None:
         return None
     return [
         Finding(
@@ -50,7 +38,6 @@ def ruff_findings(path: str, content: str) -> list[Finding] | None:
             message=str(f.get("message", "")),
         )
         for f in raw
-        if isinstance(f, dict)
     ]
 
 

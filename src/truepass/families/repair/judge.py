@@ -254,14 +254,25 @@ def _measure(sample: RepairSample, applied: AppliedPatch, into: Judged) -> None:
     into.localisation = localisation(sample.files, applied.diff, fault)
 
 
+ROOT_CAUSE = "root_cause"
+"""``Answer.meta`` key of a solver's own statement of the root cause (the workflow's
+explanation), scored like the ``root-cause`` prompt variant's first answer"""
+
+
 def _named_cause(sample: RepairSample, answer: Answer | None) -> NamedCause | None:
-    """Score the ``Root cause:`` line of a model's first answer against the fault lines."""
-    rounds = answer.meta.get("rounds") if answer else None
-    if not answer or answer.meta.get("variant") != "root-cause" or not isinstance(rounds, list):
+    """Score the ``Root cause:`` line of the answer's statement of the root cause (its
+    ``root_cause`` meta, or the ``root-cause`` variant's first answer) against the fault lines."""
+    if not answer:
         return None
-    first = rounds[0] if rounds and isinstance(rounds[0], dict) else {}
+    text = answer.meta.get(ROOT_CAUSE)
+    rounds = answer.meta.get("rounds")
+    if not isinstance(text, str):
+        if answer.meta.get("variant") != "root-cause" or not isinstance(rounds, list):
+            return None
+        first = rounds[0] if rounds and isinstance(rounds[0], dict) else {}
+        text = str(first.get("response", ""))
     fault = {loc.file: set(loc.lines) for loc in sample.fault}
-    return named_cause(str(first.get("response", "")), sample.files, fault)
+    return named_cause(text, sample.files, fault)
 
 
 def _phases(
