@@ -1,8 +1,22 @@
 """Shared by every test: no test reads or writes the user's machine-wide sample-check cache
-(tests of the cache give it their own file)."""
+(tests of the cache give it their own file); the ``server`` fixture of the fake endpoint."""
 
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
+
+import pytest
+from fake_openai import FakeOpenAI
 
 os.environ["TRUEPASS_CHECK_CACHE"] = "off"
+
+
+@pytest.fixture
+def server(monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeOpenAI]:
+    """A fake OpenAI-compatible endpoint (tests/fake_openai.py) that ``openai:`` models reach
+    through the environment; set its ``script`` before the run."""
+    with FakeOpenAI() as fake:
+        monkeypatch.setenv("OPENAI_BASE_URL", fake.base_url)
+        monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
+        yield fake

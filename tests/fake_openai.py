@@ -15,7 +15,10 @@ import time
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 from typing import Any
+
+from truepass.solvers.settings import LLMOptions
 
 
 @dataclass
@@ -185,3 +188,15 @@ def slow(delay: float) -> Step:
 
 def fault(kind: str) -> Step:
     return Step(kind)
+
+
+def fake_model_options(
+    tmp_path: Path, model: str, model_settings: dict[str, Any] | None = None, **kw: Any
+) -> LLMOptions:
+    """Model options for ``model`` served here: a private response cache, fast retries
+    (``model_settings``: more ``[models."MODEL"]`` keys), and ``kw`` for the rest."""
+    cfg = tmp_path / "models.toml"
+    extra = "".join(f"{k} = {v}\n" for k, v in (model_settings or {}).items())
+    cfg.write_text(f'[models."{model}"]\nmax_retries = 1\nbackoff_base_s = 0.01\n'
+                   f"backoff_max_s = 0.02\ntimeout_s = 10\n{extra}")  # fmt: skip
+    return LLMOptions(cache_path=tmp_path / "cache.sqlite", model_config=cfg, **kw)

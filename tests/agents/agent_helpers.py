@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from fake_openai import FakeOpenAI, Step, ok
+from fake_openai import FakeOpenAI, Step, fake_model_options, ok
 
 from truepass.agents.trajectory import Trajectory
 from truepass.answers import Answer
@@ -74,12 +74,8 @@ def tool(*calls: tuple[str, Any], text: str = "") -> ToolStep:
 
 
 def options(tmp_path: Path, **kw: Any) -> LLMOptions:
-    """Model options with a private cache and fast retries."""
-    cfg = tmp_path / "models.toml"
-    extra = "".join(f"{k} = {v}\n" for k, v in kw.pop("model_settings", {}).items())
-    cfg.write_text(f'[models."{MODEL}"]\nmax_retries = 1\nbackoff_base_s = 0.01\n'
-                   f"backoff_max_s = 0.02\ntimeout_s = 10\n{extra}")  # fmt: skip
-    return LLMOptions(cache_path=tmp_path / "cache.sqlite", model_config=cfg, **kw)
+    """Model options of the fake model with a private cache and fast retries."""
+    return fake_model_options(tmp_path, MODEL, **kw)
 
 
 def run_agent(

@@ -1,25 +1,16 @@
-"""Fixtures of the agent tests: the fake OpenAI server (its URL and a key in the environment),
-and tool-call replies."""
+"""Fixtures of the agent tests: tool-call replies from the fake OpenAI server (the ``server``
+fixture itself is tests/conftest.py's)."""
 
 from __future__ import annotations
 
 import itertools
 import json
-from collections.abc import Iterator
 from typing import Any
 
 import fake_openai
 import pytest
 from agent_helpers import ToolStep
-from fake_openai import FakeOpenAI, Step
-
-
-@pytest.fixture
-def server(monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeOpenAI]:
-    with FakeOpenAI() as fake:
-        monkeypatch.setenv("OPENAI_BASE_URL", fake.base_url)
-        monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
-        yield fake
+from fake_openai import Step
 
 
 @pytest.fixture

@@ -8,7 +8,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from fake_openai import FakeOpenAI, Step
+from fake_openai import FakeOpenAI, Step, fake_model_options
 
 from truepass.families.repair.schema import RepairSample
 from truepass.judged import JudgeConfig
@@ -55,11 +55,8 @@ def fix_line(new: str) -> str:
 
 
 def options(tmp_path: Path, **kw: Any) -> LLMOptions:
-    """Model options with a private cache and fast retries."""
-    cfg = tmp_path / "models.toml"
-    cfg.write_text(f'[models."{MODEL}"]\nmax_retries = 1\nbackoff_base_s = 0.01\n'
-                   "backoff_max_s = 0.02\ntimeout_s = 10\n")  # fmt: skip
-    return LLMOptions(cache_path=tmp_path / "cache.sqlite", model_config=cfg, **kw)
+    """Model options of the fake model with a private cache and fast retries."""
+    return fake_model_options(tmp_path, MODEL, **kw)
 
 
 def run_workflow(
