@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 OUT ?= runs/demo
 
-.PHONY: demo test lint setup system-deps browser-deps clean
+.PHONY: demo test lint setup system-deps browser-deps rebuild-deps clean
 
 # WordNet 3.0 for METEOR (truepass.metrics.text), from Debian's wordnet-base and
 # wordnet-sense-index. They lack `lexnames` (the 45 lexicographer files: number, name, syntactic
@@ -51,6 +51,32 @@ browser-deps:
 	  if [ "$$(id -u)" = 0 ]; then SUDO=""; else SUDO=sudo; fi; \
 	  $$SUDO apt-get update -qq && $$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; }
 
+# The rebuild family (docs/rebuild-format.md): its gold programs come from Debian packages, and
+# its reference answers from their source packages (`apt-get source`, which needs a deb-src entry:
+# written below, beside the machine's own deb entries, if none exists).
+REBUILD_PACKAGES := bsdextrautils coreutils bc ed xxd man-db dpkg-dev make gcc
+REBUILD_SOURCES := /etc/apt/sources.list.d/truepass-src.sources
+
+rebuild-deps:
+	@if [ "$$(id -u)" = 0 ]; then SUDO=""; else SUDO=sudo; fi; \
+	missing=""; \
+	for p in $(REBUILD_PACKAGES); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'install ok installed' || missing="$$missing $$p"; \
+	done; \
+	update=""; \
+	if ! grep -rqs '^Types:.*deb-src\|^deb-src' /etc/apt/sources.list /etc/apt/sources.list.d/; then \
+	  echo "writing $(REBUILD_SOURCES) (deb-src, for apt-get source)"; \
+	  codename=$$(. /etc/os-release && echo $$VERSION_CODENAME); \
+	  printf 'Types: deb-src\nURIs: http://deb.debian.org/debian\nSuites: %s %s-updates\nComponents: main\nSigned-By: /usr/share/keyrings/debian-archive-keyring.gpg\n' \
+	    $$codename $$codename \
+	    | $$SUDO tee $(REBUILD_SOURCES) >/dev/null; update=1; \
+	fi; \
+	if [ -n "$$missing$$update" ]; then \
+	  echo "installing system packages:$$missing"; \
+	  $$SUDO apt-get update -qq; \
+	  [ -z "$$missing" ] || $$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
+	fi
+
 # llama.cpp is built from source, portably: its default native build crashes on some CPUs (AMX).
 # pip keeps the built wheel in its cache, so only the first setup on a machine pays for the build.
 LLAMA_CMAKE_ARGS := -DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON
@@ -76,7 +102,7 @@ lint: setup
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 
-test: setup browser-deps
+test: setup browser-deps rebuild-deps
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/python -m pytest -n 2 tests

@@ -107,6 +107,16 @@ class SampleCheck(BaseModel):
         return self.status is CheckStatus.INFRA_ERROR
 
 
+class Submission(BaseModel):
+    """What a submitted source tree is (the rebuild family): its language and its shape."""
+
+    language: str = Field(description="the main language, by lines of its source files")
+    files: int = Field(ge=0, description="source files")
+    depth: int = Field(ge=0, description="deepest directory level of a source file")
+    functions: int = Field(ge=0)
+    mean_function_length: float = Field(ge=0.0, description="lines of code per function")
+
+
 class Judged(BaseModel):
     """What a family's judge returns for one attempt: the verdict and the evidence behind it.
 
@@ -136,6 +146,9 @@ class Judged(BaseModel):
     )
     scores: dict[str, float] = Field(
         default_factory=dict, description="per-attempt metric scores (families judged by metrics)"
+    )
+    submission: Submission | None = Field(
+        None, description="rebuild: the submitted tree's language and structure"
     )
     patch: str = Field("", description="the answer as judged (the applied diff, code or text)")
     changed_files: list[str] = Field(default_factory=list)

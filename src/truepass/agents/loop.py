@@ -122,6 +122,7 @@ class AgentLoop:
                 self.task.files,
                 limits=self.sandbox,
                 env=self.task.env,
+                ro_binds=self.task.ro_binds,
                 display_chars=DISPLAY_CHARS,
                 snapshot_bytes=self.sandbox.disk_mb << 20,
             ) as session:
@@ -244,7 +245,7 @@ class AgentLoop:
             plural = "s" if left > 1 else ""
             return (
                 f"\n\n[{left} step{plural} left: submit before they run out; the files as they "
-                "are then are your answer]"
+                f"are then are your answer]{' ' + self.task.warning if self.task.warning else ''}"
             )
         return ""
 

@@ -29,7 +29,7 @@ class AgentTask(BaseModel):
     tests; never the hidden tests or the reference fix). ``instructions`` is the task text of the
     first user message; ``test_command`` a shell command, run in the workspace, that runs the
     visible tests (the ``run_tests`` action; None: the family has none); ``env`` extra
-    environment variables of every command.
+    environment variables of every command; ``ro_binds`` what else the sandbox shows.
 
     :meth:`answer` turns the final workspace into the answer that is judged: by default a
     unified diff of its text files against ``files`` (files under :data:`CACHE_DIRS` and
@@ -43,6 +43,14 @@ class AgentTask(BaseModel):
     instructions: str = Field(min_length=1)
     test_command: str | None = None
     env: dict[str, str] = Field(default_factory=dict)
+    ro_binds: dict[str, str] = Field(
+        default_factory=dict,
+        description="host path -> sandbox path bound read-only into every command (the rebuild "
+        "family's execute-only gold)",
+    )
+    warning: str = Field(
+        "", description="added to the warning shown when few steps are left (e.g. build now)"
+    )
 
     def answer(self, session: SandboxSession) -> Answer:
         """The answer the workspace holds now: a diff against the starting files

@@ -8,6 +8,7 @@ from __future__ import annotations
 import typer
 
 from truepass.cli.build import build_app
+from truepass.cli.build_rebuild import build_rebuild_cmd
 from truepass.cli.cache import cache_app
 from truepass.cli.compare import compare_cmd
 from truepass.cli.explain import explain_cmd
@@ -32,6 +33,7 @@ app.command("compare")(compare_cmd)
 app.command("import")(import_cmd)
 app.command("harden")(harden_cmd)
 app.command("explain")(explain_cmd)
+app.command("build-rebuild")(build_rebuild_cmd)
 app.add_typer(cache_app, name="cache")
 app.add_typer(build_app, name="build-suite")
 

@@ -21,6 +21,7 @@ VERDICT_COLOURS = {
     "correct": "#2e7d32",
     "plausible": "#8bc34a",
     "overfit": "#f2a900",
+    "partial": "#f6c85f",
     "fails-visible": "#e0533d",
     "broken": "#8e44ad",
     "apply-failed": "#8d6e63",

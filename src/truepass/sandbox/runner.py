@@ -12,6 +12,7 @@ import functools
 import json
 import logging
 import os
+import stat
 from collections.abc import Mapping
 from pathlib import PurePosixPath
 
@@ -157,12 +158,23 @@ def check_binds(ro_binds: Mapping[str, str], mode: str | None) -> dict[str, str]
     binds = _check_binds(ro_binds)
     if mode == "privileged":
         for host in binds:
-            if not readable_by_others(host):
+            if not readable_by_others(host) and not executable_only(host):
                 raise SandboxError(
                     f"ro_binds source {host} is not readable by the sandbox uid {SANDBOX_UID} "
                     "(it needs o+r, and o+x for a directory)"
                 )
     return binds
+
+
+def executable_only(path: str) -> bool:
+    """A regular file the sandbox uid may execute and not read (mode ``o+x`` without ``o+r``):
+    bound at its point by the privileged setup, it stays execute-only inside (the rebuild
+    family's gold program)."""
+    try:
+        info = os.stat(path)
+    except OSError:
+        return False
+    return stat.S_ISREG(info.st_mode) and bool(info.st_mode & stat.S_IXOTH)
 
 
 def bwrap_mode() -> str:

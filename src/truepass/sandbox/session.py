@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import hashlib
 import os
 import secrets
 import select
@@ -322,6 +323,25 @@ class SandboxSession:
         """
         if "\0" in command:
             raise SandboxError("NUL byte in command")
+        return self._observe(command, self.execute([SHELL, "-c", command], timeout_s=timeout_s))
+
+    def execute(
+        self,
+        argv: list[str],
+        *,
+        timeout_s: float | None = None,
+        env: Mapping[str, str] | None = None,
+    ) -> SandboxResult:
+        """Run ``argv`` as :meth:`run` runs a command, with ``env`` added to the session's
+        environment, and return the whole :class:`SandboxResult` (the result channel
+        included: what a harness in the sandbox wrote to ``TRUEPASS_CHANNEL_FD``).
+
+        Raises:
+            SandboxError: the sandbox itself failed, or the session is closed.
+        """
+        for text in [*argv, *(env or {}), *(env or {}).values()]:
+            if "\0" in text:
+                raise SandboxError(f"NUL byte in argv or env: {text!r}")
         limits = self.limits
         if timeout_s is not None:
             limits = Limits.model_validate({**limits.model_dump(), "timeout_s": timeout_s})
@@ -329,12 +349,11 @@ class SandboxSession:
             self._check_open()
             self._clear_scratch(recreate=True)
             try:
-                result = self._run([SHELL, "-c", command], limits)
+                return self._run(list(argv), limits, {**self._env, **(env or {})})
             finally:
                 self._clear_scratch(recreate=False)
-        return self._observe(command, result)
 
-    def _run(self, argv: list[str], limits: Limits) -> SandboxResult:
+    def _run(self, argv: list[str], limits: Limits, env: dict[str, str]) -> SandboxResult:
         holder = self._holder
         if self.tier == runner.BWRAP:
             assert holder is not None
@@ -345,7 +364,7 @@ class SandboxSession:
                 status_fd=-1, nproc=limits.max_processes + 1, has_files=False,
                 holder_pid=holder.pid,
             )  # fmt: skip
-            return runner.run_plan(plan, self._env)
+            return runner.run_plan(plan, env)
         enter: list[str] = []
         cwd = Path(self.workdir)
         if holder is not None:
@@ -355,7 +374,7 @@ class SandboxSession:
             cwd = self._run_dir
         return run_fallback_in(
             argv, cwd=cwd, private=self._scratch[0], marker=str(self._run_dir), limits=limits,
-            env=self._env, enter=enter,
+            env=env, enter=enter,
         )  # fmt: skip
 
     def _clear_scratch(self, *, recreate: bool) -> None:
@@ -422,6 +441,18 @@ class SandboxSession:
         with self._lock:
             self._check_open()
             return [rel for rel, _ in self._entries()]
+
+    def digests(self) -> dict[str, str]:
+        """The SHA-256 of every regular file of the workspace: path -> hex digest (binary files
+        included; symlinks are not followed). Read here, in the trusted process."""
+        with self._lock:
+            self._check_open()
+            found: dict[str, str] = {}
+            for rel, _ in self._entries():
+                *dirs, name = rel.split("/")
+                data = self._read(dirs, name, self.limits.disk_mb << 20, rel)
+                found[rel] = hashlib.sha256(data).hexdigest()
+            return found
 
     def snapshot(self) -> dict[str, str]:
         """The text files of the workspace now: path -> text, in path order, skipping

@@ -1,0 +1,125 @@
+"""The pytest source of generated rebuild tests: one readable test function per case, calling
+the ``program`` fixture and asserting the gold's exit status, stdout, stderr and files."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+_INDENT = "    "
+_WIDTH = 96
+
+
+@dataclass(frozen=True)
+class Case:
+    """One run of the program: its arguments, standard input, files and environment."""
+
+    dimension: str
+    args: tuple[str, ...] = ()
+    stdin: bytes = b""
+    files: tuple[tuple[str, bytes], ...] = ()
+    env: tuple[tuple[str, str], ...] = ()
+    note: str = ""
+
+    @property
+    def key(self) -> tuple[object, ...]:
+        """What makes two cases the same run (the dimension and note aside)."""
+        return (self.args, self.stdin, self.files, self.env)
+
+
+@dataclass(frozen=True)
+class Expected:
+    """What the gold did in a case."""
+
+    stdout: bytes
+    stderr: bytes
+    returncode: int
+    files: Mapping[str, bytes] = field(default_factory=dict)
+
+
+def _quote(text: str) -> str:
+    """A Python literal of ``text``, double-quoted when it can be."""
+    lit = repr(text)
+    if lit.startswith("'") and '"' not in text:
+        lit = '"' + lit[1:-1].replace("\\'", "'") + '"'
+    return lit
+
+
+def _bytes(data: bytes) -> str:
+    lit = repr(data)
+    if lit.startswith("b'") and b'"' not in data:
+        lit = 'b"' + lit[2:-1].replace("\\'", "'") + '"'
+    return lit
+
+
+def bytes_literal(data: bytes, indent: int) -> str:
+    """``data`` as a bytes literal: one line when it fits, else one piece per line of the data
+    inside parentheses (adjacent literals concatenate)."""
+    single = _bytes(data)
+    pieces = data.splitlines(keepends=True)
+    if len(pieces) <= 1 and len(single) + indent * 4 <= _WIDTH:
+        return single
+    if len(pieces) <= 1:
+        pieces = [data[i : i + 64] for i in range(0, len(data), 64)]
+    pad = _INDENT * (indent + 1)
+    body = "\n".join(pad + _bytes(p) for p in pieces)
+    return "(\n" + body + "\n" + _INDENT * indent + ")"
+
+
+def _files_literal(files: Mapping[str, bytes] | Sequence[tuple[str, bytes]], indent: int) -> str:
+    items = list(files.items()) if isinstance(files, Mapping) else list(files)
+    if not items:
+        return "{}"
+    pad = _INDENT * (indent + 1)
+    body = "\n".join(
+        f"{pad}{_quote(name)}: {bytes_literal(content, indent + 1)}," for name, content in items
+    )
+    return "{\n" + body + "\n" + _INDENT * indent + "}"
+
+
+def _call(case: Case) -> str:
+    args = "[" + ", ".join(_quote(a) for a in case.args) + "]"
+    parts = [args]
+    if case.stdin:
+        parts.append(f"stdin={bytes_literal(case.stdin, 2)}")
+    if case.files:
+        parts.append(f"files={_files_literal(case.files, 2)}")
+    if case.env:
+        env = "{" + ", ".join(f"{_quote(k)}: {_quote(v)}" for k, v in case.env) + "}"
+        parts.append(f"env={env}")
+    one = f"{_INDENT}r = program({', '.join(parts)})"
+    if "\n" not in one and len(one) <= _WIDTH:
+        return one
+    inner = "".join(f"{_INDENT * 2}{p},\n" for p in parts)
+    return f"{_INDENT}r = program(\n{inner}{_INDENT})"
+
+
+def _docstring(note: str) -> str:
+    text = " ".join(note.split()).replace("\\", "\\\\").replace('"""', "'''")
+    text = re.sub(r"[^\x20-\x7e]", "?", text)
+    if len(text) > _WIDTH - 10:
+        text = text[: _WIDTH - 13] + "..."
+    return f'{_INDENT}"""{text}"""' if text else ""
+
+
+def render_test(name: str, case: Case, expected: Expected) -> str:
+    """The source of one test function."""
+    lines = [f"def {name}(program):"]
+    if doc := _docstring(case.note):
+        lines.append(doc)
+    lines.append(_call(case))
+    lines.append(f"{_INDENT}assert r.returncode == {expected.returncode}")
+    lines.append(f"{_INDENT}assert r.stdout == {bytes_literal(expected.stdout, 1)}")
+    lines.append(f"{_INDENT}assert r.stderr == {bytes_literal(expected.stderr, 1)}")
+    if expected.files:
+        lines.append(f"{_INDENT}assert r.files == {_files_literal(dict(expected.files), 1)}")
+    return "\n".join(lines) + "\n"
+
+
+def render_module(header: str, tests: Sequence[tuple[str, Case, Expected]]) -> str:
+    """A pytest module: the header as its docstring, then the test functions."""
+    doc = header.replace("\\", "\\\\").replace('"""', "'''").strip()
+    parts = [f'"""{doc}\n"""\n']
+    parts += [render_test(name, case, expected) for name, case, expected in tests]
+    return "\n\n".join(parts)

@@ -1,0 +1,114 @@
+"""The rebuild family: rebuild a program from its executable and its documentation
+(docs/rebuild-format.md)."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from typing import TYPE_CHECKING, Any
+
+from truepass.answers import Answer
+from truepass.families.base import Family, interval
+from truepass.families.rebuild.schema import RebuildSample
+from truepass.judged import JudgeConfig, Judged, SampleCheck
+from truepass.records import is_correct
+from truepass.vocabulary import AnswerKind, CheckStatus, counted
+
+if TYPE_CHECKING:
+    from truepass.agents.task import AgentTask
+    from truepass.records import AttemptRecord
+
+ALMOST = 0.95
+BUCKETS = ("easy", "medium", "hard")
+STRUCTURE = ("files", "depth", "functions", "mean_function_length")
+
+NOOP_SCRIPT = """#!/bin/sh
+# the null answer: a program that prints nothing and exits 0
+printf '#!/bin/sh\\nexit 0\\n' > {program}
+chmod +x {program}
+"""
+
+
+class RebuildFamily(Family):
+    """Submissions (a source tree with ``compile.sh``) built and tested in the sandbox."""
+
+    name = "rebuild"
+    sample_type = RebuildSample
+    answer_kinds = frozenset({AnswerKind.FILES})
+    main_metrics = ("pass_rate", "resolved", "almost")
+
+    def check(self, sample: Any, config: JudgeConfig) -> SampleCheck:
+        from truepass.families.rebuild.gold import gold_problem
+
+        problem = gold_problem(sample)
+        if problem is None:
+            return SampleCheck(sample_id=sample.id, valid=True)
+        return SampleCheck(
+            sample_id=sample.id, valid=False, status=CheckStatus.INVALID, reason=problem
+        )
+
+    def judge(
+        self, sample: Any, answer: Answer | None, check: SampleCheck, config: JudgeConfig
+    ) -> Judged:
+        from truepass.families.rebuild.judge import judge_rebuild
+
+        judged = judge_rebuild(sample, answer, check, config)
+        if sample.original is not None:
+            for key, value in sample.original.model_dump().items():
+                judged.scores[f"original_{key}"] = float(value)
+        return judged
+
+    def reference_answer(self, sample: Any) -> Answer:
+        """The original source package, built by its own build system (``oracle``)."""
+        from truepass.families.rebuild.sources import compile_script, fetch_source, resolve_gold
+        from truepass.families.rebuild.submission import SOURCE_DIR
+
+        gold = resolve_gold(sample.gold)
+        tree = fetch_source(gold)
+        return Answer(files={"compile.sh": compile_script(gold)}, meta={SOURCE_DIR: str(tree)})
+
+    def null_answer(self, sample: Any) -> Answer | None:
+        """A program that prints nothing and exits 0 (``noop``): it must score zero."""
+        return Answer(files={"compile.sh": NOOP_SCRIPT.format(program=sample.program)})
+
+    def agent_task(self, sample: Any) -> AgentTask | None:
+        from truepass.families.rebuild.agent import rebuild_agent_task
+
+        return rebuild_agent_task(sample)
+
+    def category(self, sample: Any) -> str:
+        return str(sample.bucket)
+
+    def metrics(self, records: list[AttemptRecord]) -> dict[str, float]:
+        """Pass rate (mean, with its interval), % resolved (every test passes), % almost (at
+        least 95% pass), the pass rate per difficulty bucket, the languages chosen, and the mean
+        structure of the submissions beside the originals'."""
+        rows = [r for r in records if counted(r.verdict)]
+        if not rows:
+            return super().metrics(records)
+        rates = [float(r.scores.get("pass_rate", 0.0)) for r in rows]
+        out: dict[str, float] = {
+            "pass_rate": round(sum(rates) / len(rates), 4),
+            **interval("pass_rate", rates),
+            "resolved": round(sum(is_correct(r) for r in rows) / len(rows), 4),
+            "almost": round(sum(rate >= ALMOST for rate in rates) / len(rows), 4),
+        }
+        by_bucket: dict[str, list[float]] = defaultdict(list)
+        for r, rate in zip(rows, rates, strict=True):
+            by_bucket[r.defect_type].append(rate)
+        for bucket in BUCKETS:
+            if by_bucket.get(bucket):
+                values = by_bucket[bucket]
+                out[f"pass_rate_{bucket}"] = round(sum(values) / len(values), 4)
+        built = [r.submission for r in rows if r.submission is not None]
+        for language in sorted({s.language for s in built}):
+            share = sum(s.language == language for s in built) / len(built)
+            out[f"language_{language}"] = round(share, 4)
+        for key in STRUCTURE:
+            if built:
+                out[f"submission_{key}"] = round(
+                    sum(float(getattr(s, key)) for s in built) / len(built), 2
+                )
+            originals = [r.scores[f"original_{key}"] for r in rows if f"original_{key}" in r.scores]
+            if originals:
+                out[f"original_{key}"] = round(sum(originals) / len(originals), 2)
+        return {**out, **super().metrics(records)}

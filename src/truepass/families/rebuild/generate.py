@@ -1,0 +1,722 @@
+"""Behavioural tests of a gold program (``truepass build-rebuild``, docs/rebuild-format.md).
+
+The pipeline: read the option grammar from the gold's ``--help`` and man page
+(:mod:`~truepass.families.rebuild.grammar`); make candidate cases along the benchmark's dimensions
+(:mod:`~truepass.families.rebuild.inputs`); record what the gold does in each, several times, and
+drop the ones that hang or change between runs; keep the cases that add line coverage of an
+instrumented build of the gold (a small baseline per dimension aside) and grow new ones near
+them while coverage grows; write them as pytest functions (:mod:`~truepass.families.rebuild.emit`)
+and verify the file as it will run: against the gold (``gold-fail``, ``gold-flaky``), the
+assertion linter (``lint:RULE``) and dummy programs (``dummy-pass``).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import random
+import re
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+from truepass.errors import InputError, TruepassError
+from truepass.families.rebuild.emit import Case, Expected, render_module
+from truepass.families.rebuild.grammar import Grammar, grammar_of, read_help, read_man
+from truepass.families.rebuild.harness._truepass_rebuild import Program
+from truepass.families.rebuild.inputs import DIMENSIONS, Seeds, grow_cases, initial_cases
+from truepass.families.rebuild.inputs import load_seeds as load_seeds
+from truepass.families.rebuild.schema import (
+    Docs,
+    Generation,
+    IgnoreReason,
+    Package,
+    RebuildSample,
+    Structure,
+)
+
+Progress = Callable[[str, int, int], None]
+Lines = frozenset[tuple[str, int]]
+
+HARNESS_DIRS = (
+    Path(__file__).parent / "harness",
+    Path(__file__).parent.parent / "repair" / "harness",
+)
+BASELINE = 2
+"""Tests kept per dimension whatever their coverage, so that every dimension is represented."""
+GROW_BATCH = 30
+MAX_ROUNDS = 12
+PLATEAU_ROUNDS = 2
+"""Rounds in a row without new covered lines after which growth stops."""
+MAX_OUTPUT = 16_384
+"""Bytes of stdout, stderr or a file beyond which a case makes an unreadable test: dropped."""
+SLOW = IgnoreReason.SLOW_OR_HANG.value
+FLAKY = IgnoreReason.GOLD_FLAKY.value
+
+
+@dataclass(frozen=True)
+class CoverageProbe:
+    """An instrumented build of the gold: its binary, a way to zero its counters and a way to
+    read the lines covered since (with the number of lines there are)."""
+
+    binary: Path
+    reset: Callable[[], None]
+    measure: Callable[[], tuple[Lines, int]]
+
+
+@dataclass
+class Recording:
+    """A candidate case and what the gold did (``problem`` says why it cannot be a test)."""
+
+    case: Case
+    expected: Expected | None = None
+    problem: str | None = None
+    lines: Lines = frozenset()
+    order: int = 0
+
+
+@dataclass(frozen=True)
+class Settings:
+    """How many tests, how they are chosen and checked."""
+
+    max_tests: int = 60
+    min_tests: int = 20
+    """With coverage: when coverage has plateaued below this many tests, fill up with cases of
+    behaviours not seen yet (other exit statuses, messages, outputs), as without coverage."""
+    seed: int = 0
+    reruns: int = 3
+    verify_runs: int = 3
+    record_timeout_s: float = 5.0
+    test_timeout_s: float = 10.0
+    jobs: int = max(1, min(8, os.cpu_count() or 1))
+
+
+@dataclass
+class Generated:
+    """The tests made for one gold, and how."""
+
+    file: str
+    source: str
+    names: list[str]
+    ignore: dict[str, str]
+    generation: Generation
+    dropped: dict[str, int] = field(default_factory=dict)
+    grammar: Grammar | None = None
+    dummy_passes: dict[str, list[str]] = field(default_factory=dict)
+
+
+# --- recording ---------------------------------------------------------------------------------
+
+_TEMP = re.compile(rb"run-[A-Za-z0-9_]{8}")
+_CLOCK = re.compile(rb"\b[0-2]\d:[0-5]\d:[0-5]\d\b")
+
+
+def _timestamps() -> list[bytes]:
+    now = datetime.now(UTC)
+    local = datetime.now()
+    return [d.strftime(f).encode() for d in (now, local) for f in ("%Y-%m-%d", "%b %e", "%b %d")]
+
+
+def _natural_problem(case: Case, expected: Expected) -> str | None:
+    """Outputs that carry the run's directory or the time: nondeterministic by nature."""
+    given = case.stdin + b"".join(c for _, c in case.files) + " ".join(case.args).encode()
+    outputs = [expected.stdout, expected.stderr, *expected.files.values()]
+    if any(len(o) > MAX_OUTPUT for o in outputs):
+        return "output-too-large"
+    for out in outputs:
+        if _TEMP.search(out):
+            return FLAKY
+        for m in _CLOCK.finditer(out):
+            if m.group() not in given:
+                return FLAKY
+        if any(stamp in out and stamp not in given for stamp in _timestamps()):
+            return FLAKY
+    return None
+
+
+def run_case(program: Program, case: Case, timeout: float) -> Expected | None:
+    """What ``program`` does in ``case`` (None: it did not finish in time)."""
+    try:
+        run = program(
+            list(case.args), stdin=case.stdin, files=dict(case.files), env=dict(case.env),
+            timeout=timeout,
+        )  # fmt: skip
+    except pytest.fail.Exception:
+        return None
+    return Expected(run.stdout, run.stderr, run.returncode, dict(run.files))
+
+
+def record(
+    gold: str, name: str, cases: Sequence[Case], settings: Settings, start: int = 0,
+    progress: Progress | None = None,
+) -> list[Recording]:  # fmt: skip
+    """Run every case ``settings.reruns`` times on the gold; a case is usable when every run
+    finished and all agree."""
+    program = Program(gold, name)
+
+    def one(item: tuple[int, Case]) -> Recording:
+        order, case = item
+        seen: Expected | None = None
+        for _ in range(max(1, settings.reruns)):
+            got = run_case(program, case, settings.record_timeout_s)
+            if got is None:
+                return Recording(case, problem=SLOW, order=order)
+            if seen is not None and got != seen:
+                return Recording(case, problem=FLAKY, order=order)
+            seen = got
+        assert seen is not None
+        return Recording(case, seen, _natural_problem(case, seen), order=order)
+
+    out: list[Recording] = []
+    with ThreadPoolExecutor(settings.jobs) as pool:
+        for i, rec in enumerate(pool.map(one, enumerate(cases, start))):
+            out.append(rec)
+            if progress:
+                progress("recording the gold", i + 1, len(cases))
+    return out
+
+
+def measure(probe: CoverageProbe, name: str, recs: Sequence[Recording], settings: Settings,
+            progress: Progress | None = None) -> int:  # fmt: skip
+    """Fill in the lines each usable recording covers on the instrumented build; the total
+    number of lines."""
+    program = Program(str(probe.binary), name)
+    total = 0
+    usable = [r for r in recs if r.problem is None]
+    for i, rec in enumerate(usable):
+        probe.reset()
+        run_case(program, rec.case, settings.record_timeout_s * 4)
+        rec.lines, total = probe.measure()
+        if progress:
+            progress("measuring coverage", i + 1, len(usable))
+    return total
+
+
+# --- selection ---------------------------------------------------------------------------------
+
+
+def trivial(case: Case, expected: Expected, help_text: bytes) -> bool:
+    """Whether a dummy program would pass: silent success, ``cat`` of stdin, the usage text."""
+    if expected.files:
+        return False
+    if expected.returncode == 0 and not expected.stderr:
+        return expected.stdout in (b"", case.stdin, help_text)
+    return expected.returncode == 1 and not expected.stdout and expected.stderr == help_text
+
+
+def _signature(rec: Recording) -> tuple[object, ...]:
+    assert rec.expected is not None
+    first = rec.expected.stderr.split(b"\n", 1)[0]
+    first = re.sub(rb"'[^']*'|\"[^\"]*\"|\d+", b"_", first)
+    exp = rec.expected
+    return (rec.case.dimension, exp.returncode, first, bool(exp.stdout), bool(exp.files))
+
+
+def select_by_coverage(
+    pool: Sequence[Recording], chosen: list[Recording], covered: set[tuple[str, int]],
+    limit: int, is_trivial: Callable[[Recording], bool], baseline: bool,
+) -> None:  # fmt: skip
+    """Add to ``chosen`` (in place) a baseline per dimension, then greedily the recordings that
+    add the most lines not yet covered, until none adds any or ``limit`` is reached."""
+    taken = {id(r) for r in chosen}
+    if baseline:
+        for dim in DIMENSIONS:
+            have = sum(1 for r in chosen if r.case.dimension == dim)
+            for _ in range(BASELINE - have):
+                options = [r for r in pool if r.case.dimension == dim and id(r) not in taken]
+                if not options or len(chosen) >= limit:
+                    break
+                best = max(
+                    options,
+                    key=lambda r: (not is_trivial(r), len(r.lines - covered), -r.order),
+                )
+                chosen.append(best)
+                taken.add(id(best))
+                covered |= best.lines
+    while len(chosen) < limit:
+        best, gain = None, 0
+        for rec in pool:
+            if id(rec) in taken:
+                continue
+            new = len(rec.lines - covered)
+            if new > gain or (best is not None and new == gain and new > 0 and
+                              is_trivial(best) and not is_trivial(rec)):  # fmt: skip
+                best, gain = rec, new
+        if best is None:
+            return
+        chosen.append(best)
+        taken.add(id(best))
+        covered |= best.lines
+
+
+def select_by_behaviour(
+    pool: Sequence[Recording], limit: int, is_trivial: Callable[[Recording], bool],
+    chosen: Sequence[Recording] = (),
+) -> list[Recording]:  # fmt: skip
+    """Without coverage: round-robin over the dimensions, first one case per distinct behaviour
+    (exit status, first line of stderr, output or not), then the rest in order; never a case a
+    dummy would pass. With ``chosen``, adds to those (returns them and the new ones)."""
+    taken = {id(r) for r in chosen}
+    useful = [r for r in pool if not is_trivial(r) and id(r) not in taken]
+    by_dim = {d: [r for r in useful if r.case.dimension == d] for d in DIMENSIONS}
+    seen: set[tuple[object, ...]] = {_signature(r) for r in chosen}
+    chosen = list(chosen)
+    for distinct in (True, False):
+        queues = {d: list(rs) for d, rs in by_dim.items()}
+        while len(chosen) < limit and any(queues.values()):
+            for dim in DIMENSIONS:
+                queue = queues[dim]
+                while queue and len(chosen) < limit:
+                    rec = queue.pop(0)
+                    if any(rec is c for c in chosen):
+                        continue
+                    if distinct and _signature(rec) in seen:
+                        continue
+                    seen.add(_signature(rec))
+                    chosen.append(rec)
+                    break
+    return chosen
+
+
+# --- verification ------------------------------------------------------------------------------
+
+
+def run_pytest(test_dir: Path, file: str, program: str, name: str, timeout_s: float,
+               n_tests: int) -> dict[str, tuple[str, str]]:  # fmt: skip
+    """Run one test file on ``program`` as a task runs it; test name -> (outcome, message),
+    where the outcome is ``passed``, ``failed`` or ``missing`` (never reported)."""
+    with tempfile.TemporaryFile() as channel:
+        fd = channel.fileno()
+        env = {
+            "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+            "PYTHONPATH": os.pathsep.join(str(p) for p in HARNESS_DIRS),
+            "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1",
+            "TRUEPASS_PROGRAM": program,
+            "TRUEPASS_PROGRAM_NAME": name,
+            "TRUEPASS_RUN_TIMEOUT": f"{timeout_s:g}",
+            "TRUEPASS_CHANNEL_FD": str(fd),
+            "LC_ALL": "C.UTF-8",
+        }
+        cmd = [
+            sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+            "-p", "_truepass_reporter", "-p", "_truepass_rebuild",
+            "-c", str(test_dir / "pytest.ini"), "--rootdir", str(test_dir), file,
+        ]  # fmt: skip
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            subprocess.run(
+                cmd, cwd=test_dir, env=env, pass_fds=(fd,), stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                timeout=120 + n_tests * timeout_s, check=False,
+            )  # fmt: skip
+        channel.seek(0)
+        raw = channel.read().decode("utf-8", "replace")
+    results: dict[str, tuple[str, str]] = {}
+    for line in raw.splitlines():
+        try:
+            event = json.loads(line)
+        except json.JSONDecodeError:
+            continue
+        if event.get("event") != "test":
+            continue
+        test = str(event.get("nodeid", "")).rsplit("::", 1)[-1]
+        if event.get("outcome") != "passed":
+            results[test] = ("failed", str(event.get("message", "")))
+        elif test not in results:
+            results[test] = ("passed", "")
+    return results
+
+
+DUMMIES: dict[str, str] = {
+    "silent": "#!/bin/sh\nexit 0\n",
+    "cat": "#!/bin/sh\nexec cat\n",
+    "cat-args": (  # the file operands (and '-'), concatenated; options ignored
+        '#!/bin/sh\nn=0\nfor a in "$@"; do case "$a" in -?*) ;; *) n=1; cat -- "$a";; esac; done\n'
+        '[ "$n" = 1 ] || exec cat\n'
+    ),
+    "usage": "#!/bin/sh\nexec cat {help}\n",
+    "usage-error": "#!/bin/sh\ncat {help} >&2\nexit 1\n",
+}
+"""Programs that do nothing useful: a test any of them passes tests nothing."""
+
+
+def write_dummies(where: Path, help_text: str) -> dict[str, Path]:
+    """The dummy programs as shell scripts in ``where``."""
+    where.mkdir(parents=True, exist_ok=True)
+    help_file = where / "help.txt"
+    help_file.write_text(help_text, encoding="utf-8")
+    paths = {}
+    for name, body in DUMMIES.items():
+        path = where / name
+        path.write_text(body.replace("{help}", str(help_file)), encoding="utf-8")
+        path.chmod(0o755)
+        paths[name] = path
+    return paths
+
+
+def _lint(file: str, source: str) -> tuple[dict[str, str], dict[str, int]]:
+    """Tests the assertion linter flags (name -> ``lint:RULE``) and findings per rule."""
+    try:
+        from truepass.families.rebuild import lint
+    except ImportError:
+        return {}, {}
+    findings = lint.lint_files({file: source})
+    counts = Counter(str(f.name) for f in findings)
+    return dict(lint.flagged_tests(findings)), dict(sorted(counts.items()))
+
+
+# --- the pipeline ------------------------------------------------------------------------------
+
+
+def suite_file_name(program: str) -> str:
+    return "test_" + re.sub(r"[^A-Za-z0-9_]", "_", program) + ".py"
+
+
+def generate(
+    program: str, gold: str, *, settings: Settings | None = None, seeds: Seeds | None = None,
+    probe: CoverageProbe | None = None, help_args: Sequence[str] = ("--help",),
+    man: str | None = None, header: str = "", progress: Progress | None = None,
+) -> Generated:  # fmt: skip
+    """Make, record, select, write and verify the tests of ``gold`` (run as ``program``)."""
+    settings = settings or Settings()
+    seeds = seeds or Seeds()
+    started = time.monotonic()
+    rng = random.Random(settings.seed)
+    help_text = read_help(gold, program, list(help_args))
+    grammar = grammar_of(help_text, read_man(man) if man else "")
+    help_bytes = help_text.encode()
+
+    cases = initial_cases(grammar, seeds, rng)
+    recs = record(gold, program, cases, settings, progress=progress)
+    tried = {c.key for c in cases}
+    dropped = Counter(r.problem for r in recs if r.problem)
+
+    def is_trivial(rec: Recording) -> bool:
+        assert rec.expected is not None
+        return trivial(rec.case, rec.expected, help_bytes)
+
+    total = 0
+    chosen: list[Recording] = []
+    covered: set[tuple[str, int]] = set()
+    if probe is not None:
+        total = measure(probe, program, recs, settings, progress)
+        usable = [r for r in recs if r.problem is None]
+        select_by_coverage(usable, chosen, covered, settings.max_tests, is_trivial, True)
+        stale = 0
+        for _round in range(MAX_ROUNDS):
+            if len(chosen) >= settings.max_tests or stale >= PLATEAU_ROUNDS:
+                break
+            new = [c for c in grow_cases([r.case for r in chosen], grammar, rng, GROW_BATCH)
+                   if c.key not in tried]  # fmt: skip
+            tried |= {c.key for c in new}
+            more = record(gold, program, new, settings, start=len(recs), progress=progress)
+            recs += more
+            dropped.update(r.problem for r in more if r.problem)
+            total = measure(probe, program, more, settings, progress) or total
+            before = len(covered)
+            pool = [r for r in more if r.problem is None]
+            select_by_coverage(pool, chosen, covered, settings.max_tests, is_trivial, False)
+            stale = stale + 1 if len(covered) == before else 0
+        floor = min(settings.min_tests, settings.max_tests)
+        if len(chosen) < floor:
+            usable = [r for r in recs if r.problem is None]
+            chosen = select_by_behaviour(usable, floor, is_trivial, chosen)
+    else:
+        usable = [r for r in recs if r.problem is None]
+        bases = [r.case for r in select_by_behaviour(usable, settings.max_tests, is_trivial)]
+        new = [c for c in grow_cases(bases, grammar, rng, GROW_BATCH) if c.key not in tried]
+        more = record(gold, program, new, settings, start=len(recs), progress=progress)
+        recs += more
+        dropped.update(r.problem for r in more if r.problem)
+        usable = [r for r in recs if r.problem is None]
+        chosen = select_by_behaviour(usable, settings.max_tests, is_trivial)
+
+    if not chosen:
+        raise InputError(
+            f"no usable test for {gold}: every candidate hung, changed between runs or was "
+            "one a dummy program passes; check that the program runs (try it with --help)"
+        )
+    dim_rank = {d: i for i, d in enumerate(DIMENSIONS)}
+    chosen.sort(key=lambda r: (dim_rank[r.case.dimension], r.order))
+    numbered: list[tuple[str, Case, Expected]] = []
+    per_dim: Counter[str] = Counter()
+    for rec in chosen:
+        per_dim[rec.case.dimension] += 1
+        assert rec.expected is not None
+        numbered.append((f"test_{rec.case.dimension}_{per_dim[rec.case.dimension]:03d}",
+                         rec.case, rec.expected))  # fmt: skip
+    file = suite_file_name(program)
+    header = header or f"Behavioural tests of {program}, recorded from {gold}."
+    source = render_module(header, numbered)
+    names = [n for n, _, _ in numbered]
+
+    ignore, lint_counts, passes = verify(program, gold, file, source, names, help_text, settings,
+                                         progress)  # fmt: skip
+    kept = [n for n in names if n not in ignore]
+    some_dummy = {n for n, who in passes.items() if who}
+    coverage = coverage_lines = None
+    if probe is not None and total:
+        kept_lines: set[tuple[str, int]] = set()
+        for name, rec in zip(names, chosen, strict=True):
+            if name not in ignore:
+                kept_lines |= rec.lines
+        coverage_lines = (len(kept_lines), total)
+        coverage = round(len(kept_lines) / total, 4)
+    generation = Generation(
+        candidates=len(recs),
+        kept=len(kept),
+        coverage=coverage,
+        coverage_lines=coverage_lines,
+        dummy_pass_before=round(len(some_dummy) / len(names), 4),
+        dummy_pass_after=round(len(some_dummy & set(kept)) / len(kept), 4) if kept else None,
+        lint_findings=lint_counts,
+        seconds=round(time.monotonic() - started, 1),
+    )
+    return Generated(
+        file=file, source=source, names=names,
+        ignore={f"{file}::{n}": r for n, r in ignore.items()},
+        generation=generation, dropped=dict(sorted(dropped.items())), grammar=grammar,
+        dummy_passes={n: who for n, who in passes.items() if who},
+    )  # fmt: skip
+
+
+def verify(
+    program: str, gold: str, file: str, source: str, names: Sequence[str], help_text: str,
+    settings: Settings, progress: Progress | None = None,
+) -> tuple[dict[str, str], dict[str, int], dict[str, list[str]]]:  # fmt: skip
+    """Run the emitted file as it will be run: on the gold ``verify_runs`` times, through the
+    linter, and on the dummies. Returns the ignored tests (name -> reason), the lint findings
+    per rule and, per test, the dummies that pass it."""
+    with tempfile.TemporaryDirectory(prefix="truepass-rebuild-") as tmp:
+        root = Path(tmp)
+        tests = root / "tests"
+        tests.mkdir()
+        (tests / "pytest.ini").write_text("[pytest]\n", encoding="utf-8")
+        (tests / file).write_text(source, encoding="utf-8")
+        dummies = write_dummies(root / "dummies", help_text)
+        targets = [(gold, f"gold {i + 1}") for i in range(settings.verify_runs)]
+        targets += [(str(p), f"dummy {d}") for d, p in dummies.items()]
+        done = 0
+
+        def run(target: tuple[str, str]) -> dict[str, tuple[str, str]]:
+            nonlocal done
+            out = run_pytest(tests, file, target[0], program, settings.test_timeout_s, len(names))
+            done += 1
+            if progress:
+                progress("verifying the tests", done, len(targets))
+            return out
+
+        with ThreadPoolExecutor(min(settings.jobs, len(targets))) as pool:
+            results = dict(zip((t[1] for t in targets), pool.map(run, targets), strict=True))
+    ignore: dict[str, str] = {}
+    for name in names:
+        runs = [results[f"gold {i + 1}"].get(name, ("missing", "")) for i in range(len(targets))
+                if f"gold {i + 1}" in results]  # fmt: skip
+        outcomes = {o for o, _ in runs}
+        if outcomes == {"passed"}:
+            continue
+        if any("did not finish within" in m for _, m in runs):
+            ignore[name] = SLOW
+        elif "passed" in outcomes:
+            ignore[name] = FLAKY
+        else:
+            ignore[name] = IgnoreReason.GOLD_FAIL.value
+    flagged, lint_counts = _lint(file, source)
+    for name, reason in flagged.items():
+        if name in names and name not in ignore:
+            ignore[name] = reason
+    passes = {
+        name: [d for d in DUMMIES if results[f"dummy {d}"].get(name, ("missing", ""))[0] ==
+               "passed"]
+        for name in names
+    }  # fmt: skip
+    for name, who in passes.items():
+        if who and name not in ignore:
+            ignore[name] = IgnoreReason.DUMMY_PASS.value
+    return ignore, lint_counts, passes
+
+
+# --- the task ----------------------------------------------------------------------------------
+
+
+@dataclass
+class Built:
+    """What ``truepass build-rebuild`` made: the task, its tests, and what it could not do."""
+
+    sample: RebuildSample
+    generated: Generated
+    suite_jsonl: Path
+    notes: list[str] = field(default_factory=list)
+
+
+def _backend() -> ModuleType:
+    try:
+        from truepass.families.rebuild import sources
+    except ImportError as exc:  # pragma: no cover - the module ships with truepass
+        raise TruepassError(f"truepass.families.rebuild.sources is missing: {exc}") from None
+    return sources
+
+
+def probe_from(backend: ModuleType, instrumented: object) -> CoverageProbe:
+    """A :class:`CoverageProbe` over an instrumented build made by ``sources``."""
+
+    def read() -> tuple[Lines, int]:
+        cov = backend.measure(instrumented)
+        return frozenset(cov.lines), int(cov.total)
+
+    return CoverageProbe(
+        binary=Path(instrumented.binary),  # type: ignore[attr-defined]
+        reset=lambda: backend.reset_counters(instrumented),
+        measure=read,
+    )
+
+
+def _structure(tree: Path, own: Sequence[str]) -> Structure | None:
+    try:
+        from truepass.families.rebuild.structure import structure_of_tree
+    except ImportError:  # pragma: no cover - the module ships with truepass
+        return None
+    try:
+        return structure_of_tree(tree, own)
+    except (OSError, ValueError):
+        return None
+
+
+def build_rebuild(
+    program: str, out: Path, *, sample_id: str | None = None, source_package: str | None = None,
+    settings: Settings | None = None, seeds: Seeds | None = None, coverage: bool = True,
+    loc: int | None = None, progress: Progress | None = None, backend: ModuleType | None = None,
+) -> Built:  # fmt: skip
+    """Make the rebuild task of ``program`` and write it into the suite directory ``out``
+    (``suite.jsonl``: the line of this id replaced, others kept; ``suite.toml`` if missing).
+
+    Raises:
+        InputError: an unknown program, one no Debian package owns, a wrong
+            ``source_package``, or no source package to count its lines and no ``loc``.
+    """
+    settings = settings or Settings()
+    backend = backend or _backend()
+    notes: list[str] = []
+    gold = backend.resolve_gold(program)
+    if source_package and gold.source_package and source_package != gold.source_package:
+        raise InputError(
+            f"{gold.path} is built from source package '{gold.source_package}', not "
+            f"'{source_package}' (dpkg says so): drop --source-package or fix it",
+            field="--source-package",
+        )
+    own: list[str] = []
+    try:
+        own = [str(p) for p in backend.recipe_for(gold).program_sources]
+    except InputError as exc:
+        if loc is None:
+            raise InputError(
+                f"cannot tell which sources of '{gold.source_package}' are {program}'s own "
+                f"({exc.reason}); the task's lines of code are counted in them: add a recipe "
+                "(truepass.families.rebuild.recipes) or pass --loc N",
+                field="--loc",
+            ) from None
+        notes.append(f"no recipe for {program}: no coverage, no structure of the original")
+    tree: Path | None = None
+    if own:
+        try:
+            tree = Path(backend.fetch_source(gold))
+        except TruepassError as exc:
+            if loc is None:
+                raise InputError(
+                    f"cannot fetch source package '{gold.source_package}' of {gold.path} "
+                    f"({exc}); the task's lines of code are counted in it: make `apt-get "
+                    "source` work (deb-src lines in the APT sources) or pass --loc N",
+                    field="--loc",
+                ) from None
+            notes.append(f"no source tree ({exc}): no coverage, no structure of the original")
+    if loc is None:
+        assert tree is not None
+        loc = int(backend.lines_of_code(tree, own))
+    probe = None
+    if coverage and tree is not None:
+        if progress:
+            progress("instrumented build of the gold", 0, 1)
+        try:
+            probe = probe_from(backend, backend.instrumented_build(gold))
+        except TruepassError as exc:
+            notes.append(f"no instrumented build ({exc}): tests chosen without coverage")
+        if progress:
+            progress("instrumented build of the gold", 1, 1)
+    man = program if read_man(program) else None
+    header = (
+        f"Behavioural tests of {program}: the expected values are what {gold.path} "
+        f"({gold.binary_package} {gold.version}) did (truepass build-rebuild, seed "
+        f"{settings.seed})."
+    )
+    generated = generate(
+        program, str(gold.path), settings=settings, seeds=seeds, probe=probe, man=man,
+        header=header, progress=progress,
+    )  # fmt: skip
+    sample = RebuildSample(
+        family="rebuild",
+        id=sample_id or program,
+        program=program,
+        gold=str(gold.path),
+        gold_sha256=gold.sha256,
+        package=Package(
+            binary=gold.binary_package,
+            source=source_package or gold.source_package,
+            version=gold.version,
+        ),
+        language="c",
+        loc=max(1, loc),
+        dependencies=int(backend.dependencies(gold)),
+        docs=Docs(help_args=["--help"], man=man),
+        tests={generated.file: generated.source},
+        ignore=generated.ignore,
+        original=_structure(tree, own) if tree is not None else None,
+        generation=generated.generation,
+        test_timeout_s=settings.test_timeout_s,
+    )
+    path = write_suite(out, sample)
+    return Built(sample, generated, path, notes)
+
+
+def write_suite(out: Path, sample: RebuildSample) -> Path:
+    """Put ``sample`` into ``out/suite.jsonl`` (replacing the line with its id, keeping the
+    others, atomically) and write ``out/suite.toml`` if there is none."""
+    out.mkdir(parents=True, exist_ok=True)
+    path = out / "suite.jsonl"
+    lines: list[str] = []
+    replaced = False
+    line = json.dumps(sample.model_dump(mode="json", exclude_none=True), sort_keys=True)
+    if path.exists():
+        for old in path.read_text(encoding="utf-8").splitlines():
+            try:
+                same = json.loads(old).get("id") == sample.id
+            except (json.JSONDecodeError, AttributeError):
+                same = False
+            if same and not replaced:
+                lines.append(line)
+                replaced = True
+            elif not same and old.strip():
+                lines.append(old)
+    if not replaced:
+        lines.append(line)
+    temp = path.with_name(f".suite.jsonl.{os.getpid()}")
+    temp.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    os.replace(temp, path)
+    toml = out / "suite.toml"
+    if not toml.exists():
+        toml.write_text(
+            f'name = {json.dumps(out.resolve().name)}\nversion = "1.0.0"\n'
+            'description = "Rebuild tasks: rebuild a command-line program from its executable '
+            'and documentation (truepass build-rebuild)"\n',
+            encoding="utf-8",
+        )
+    return path

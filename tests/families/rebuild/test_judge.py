@@ -1,0 +1,109 @@
+"""The rebuild judge on the installed ``rev``: a genuine rebuild passes; the null answer, a
+wrapper and a copy of the gold score zero; the tests stay hidden from the program."""
+
+from __future__ import annotations
+
+import pytest
+from rebuild_tasks import PYTHON_COMPILE, PYTHON_REV, needs_rev, rev_task
+
+from truepass.answers import Answer
+from truepass.errors import SandboxError
+from truepass.families.rebuild.family import RebuildFamily
+from truepass.families.rebuild.judge import expected_tests
+from truepass.judged import JudgeConfig
+from truepass.vocabulary import Verdict
+
+CONFIG = JudgeConfig()
+
+
+def judge(sample, files):  # type: ignore[no-untyped-def]
+    family = RebuildFamily()
+    check = family.check(sample, CONFIG)
+    assert check.valid, check.reason
+    return family.judge(sample, Answer(files=files), check, CONFIG)
+
+
+@pytest.fixture
+def sample():  # type: ignore[no-untyped-def]
+    needs_rev()
+    return rev_task()
+
+
+def test_a_genuine_rebuild_in_python_passes_every_test(sample) -> None:  # type: ignore[no-untyped-def]
+    judged = judge(sample, {"compile.sh": PYTHON_COMPILE, "rev.py": PYTHON_REV})
+    assert judged.verdict is Verdict.CORRECT, judged.details + judged.test_output
+    assert judged.scores["pass_rate"] == 1.0
+    assert judged.hidden is not None and judged.hidden.passed == 4
+    assert judged.flags == []
+    assert judged.submission is not None and judged.submission.language == "Python"
+
+
+def test_the_null_answer_fails_and_a_broken_build_is_broken(sample) -> None:  # type: ignore[no-untyped-def]
+    family = RebuildFamily()
+    check = family.check(sample, CONFIG)
+    noop = family.judge(sample, family.null_answer(sample), check, CONFIG)
+    assert noop.verdict is Verdict.PARTIAL
+    assert noop.scores["pass_rate"] < 0.5
+    broken = judge(sample, {"compile.sh": "exit 3\n"})
+    assert broken.verdict is Verdict.BROKEN and "exit 3" in broken.details
+    missing = judge(sample, {"compile.sh": "true\n"})
+    assert missing.verdict is Verdict.BROKEN and "./rev" in missing.details
+    none = judge(sample, {"rev.py": PYTHON_REV})
+    assert none.verdict is Verdict.BROKEN and "compile.sh" in none.details
+
+
+def test_a_wrapper_naming_the_gold_scores_zero(sample) -> None:  # type: ignore[no-untyped-def]
+    script = "printf '#!/bin/sh\\nexec /usr/bin/rev \"$@\"\\n' > rev\nchmod +x rev\n"
+    judged = judge(sample, {"compile.sh": script})
+    assert "wraps-gold" in judged.flags
+    assert judged.scores["pass_rate"] == 0.0
+
+
+def test_a_wrapper_calling_the_gold_by_name_trips_the_wire(sample) -> None:  # type: ignore[no-untyped-def]
+    script = "printf '#!/bin/sh\\nexec rev \"$@\"\\n' > rev\nchmod +x rev\n"
+    judged = judge(sample, {"compile.sh": script})
+    assert judged.hidden is not None and judged.hidden.passed == 0
+    assert "wraps-gold" in judged.flags
+    assert judged.scores["pass_rate"] == 0.0
+
+
+def test_a_copy_of_the_gold_passes_the_tests_and_still_scores_zero(sample) -> None:  # type: ignore[no-untyped-def]
+    with open(sample.gold, "rb") as fh:
+        hexed = fh.read().hex()
+    script = "xxd -r -p gold.hex > rev\nchmod +x rev\n"
+    judged = judge(sample, {"compile.sh": script, "gold.hex": hexed})
+    assert judged.verdict is Verdict.CORRECT  # it is the gold, so it behaves as the gold
+    assert judged.flags == ["copies-gold"]
+    assert judged.scores["pass_rate"] == 0.0
+
+
+def test_the_program_cannot_find_the_tests() -> None:
+    needs_rev()
+    probe = (
+        "def test_probe_001(program):\n"
+        "    r = program([])\n"
+        "    assert r.stdout == b''\n"
+        "    assert r.returncode == 0\n"
+    )
+    sample = rev_task(tests={"test_probe.py": probe})
+    # the program looks everywhere it could write or read for the test's source ("[o]" keeps
+    # this script itself from matching)
+    looker = (
+        'printf \'#!/bin/sh\\nfind /workspace /tmp /opt /dev/shm -name "test_*.py" 2>/dev/null\\n'
+        'grep -rl "def test_pr[o]be" /workspace /tmp /dev/shm 2>/dev/null\\nexit 0\\n\' > rev\n'
+        "chmod +x rev\n"
+    )
+    judged = judge(sample, {"compile.sh": looker})
+    assert judged.verdict is Verdict.CORRECT, judged.test_output
+
+
+def test_test_ids_that_differ_from_the_task_fail_loudly() -> None:
+    needs_rev()
+    param = (
+        "import pytest\n\n\n@pytest.mark.parametrize('x', [1, 2])\n"
+        "def test_twice(program, x):\n    assert program([]).returncode == 0\n"
+    )
+    sample = rev_task(tests={"test_param.py": param})
+    assert expected_tests(sample) == ["test_param.py::test_twice"]
+    with pytest.raises(SandboxError, match="differ"):
+        judge(sample, {"compile.sh": PYTHON_COMPILE, "rev.py": PYTHON_REV})

@@ -1,0 +1,59 @@
+"""``agent:MODEL`` on a rebuild task, end to end: a scripted agent on the fake model server runs
+the execute-only gold, cannot read it, writes a genuine ``rev`` in Python with a compile.sh, and
+is judged by the real runner, sandbox and judge."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from fake_openai import FakeOpenAI, Step, fake_model_options, ok
+from rebuild_tasks import PYTHON_COMPILE, PYTHON_REV, needs_rev, rev_task
+
+from truepass.agents.trajectory import Trajectory
+from truepass.judged import JudgeConfig
+from truepass.runner import run
+from truepass.sandbox import Limits
+from truepass.solvers import make_solvers
+from truepass.suites.loader import load_suite
+
+MODEL = "openai:fake"
+
+
+def bash(command: str, thought: str = "Next.") -> Step:
+    return ok(f"{thought}\n\n```bash\n{command}\n```")
+
+
+REBUILDING_SCRIPT = [
+    bash("head -5 DOCS.txt; ls -l /opt/gold/rev", "Let me read the docs."),
+    bash("printf 'abc\\nxy' | /opt/gold/rev; echo; cat /opt/gold/rev > copy", "Try it."),
+    bash(f"cat > rev.py <<'EOF'\n{PYTHON_REV}EOF\ncat > compile.sh <<'EOF'\n{PYTHON_COMPILE}EOF"),
+    bash("sh compile.sh && printf 'abc\\nxy' | ./rev", "Build and try."),
+    bash("submit", "Done."),
+]
+
+
+def test_a_scripted_agent_rebuilds_rev_and_passes(tmp_path: Path, server: FakeOpenAI) -> None:
+    needs_rev()
+    task = rev_task()
+    suite_file = tmp_path / "rev.jsonl"
+    suite_file.write_text(json.dumps(task.model_dump(mode="json")) + "\n", encoding="utf-8")
+    server.script = list(REBUILDING_SCRIPT)
+    solvers = make_solvers([f"agent:{MODEL}"], llm=fake_model_options(tmp_path, MODEL))
+    config = JudgeConfig(limits=Limits(timeout_s=60), reruns=0)
+    run(load_suite(str(suite_file)), solvers, tmp_path / "run", config=config)
+    lines = (tmp_path / "run" / "results.jsonl").read_text(encoding="utf-8").splitlines()
+    rec = json.loads(lines[0])
+    assert rec["verdict"] == "correct", rec["details"] + rec["test_output"]
+    assert rec["flags"] == [] and rec["scores"]["pass_rate"] == 1.0
+    assert rec["submission"]["language"] == "Python"
+
+    steps = Trajectory.model_validate(rec["solver_meta"]["agent"]).steps
+    docs, tried, _, built, _ = steps
+    assert "REV(1)" in docs.observation or "Usage" in docs.observation
+    assert "---x--x--x" in docs.observation  # execute-only
+    assert "cba\nyx" in tried.observation  # it runs
+    assert "Permission denied" in tried.observation  # and cannot be read
+    assert built.exit_code == 0 and "cba\nyx" in built.observation
+    first = server.requests[0].body["messages"][1]["content"]
+    assert "/opt/gold/rev" in first and "compile.sh" in first
