@@ -18,9 +18,15 @@ from jinja2 import Environment, FileSystemBytecodeCache, PackageLoader, StrictUn
 
 from truepass.paths import user_cache_dir
 from truepass.report import charts
-from truepass.report.curves import sweep_curves
+from truepass.report.curves import Estimate, solver_metrics, sweep_curves
 from truepass.report.load import all_attempts, load_runs
-from truepass.report.stats import defect_types, end_reasons, solver_stats, verdict_order
+from truepass.report.stats import (
+    SolverStats,
+    defect_types,
+    end_reasons,
+    solver_stats,
+    verdict_order,
+)
 from truepass.report.views import SampleLinks, attempt_view
 from truepass.vocabulary import FLAG_MEANING, VERDICT_MEANING
 
@@ -113,7 +119,7 @@ def render_report(run_dirs: list[Path]) -> str:
         "solver_colour": charts.solver_colour,
         "any_model": any(s.uses_model for s in stats),
         "pass_k": any(len(s.pass_at_k) > 1 for s in stats),
-        "family_metrics": any(s.metrics for s in stats),
+        "metric_rows": metric_rows(stats),
         "agent_stats": [s for s in stats if s.process is not None],
         "end_reasons": end_reasons(stats),
         "charts": {
@@ -129,6 +135,14 @@ def render_report(run_dirs: list[Path]) -> str:
         "csp": _csp(script),
     }
     return _environment().get_template("report.html.j2").render(context)
+
+
+def metric_rows(stats: list[SolverStats]) -> list[tuple[str, list[Estimate | None]]]:
+    """The family metrics table: one row per metric (its interval folded in), in the order the
+    solvers first give them, with one cell per solver (None: that solver has none)."""
+    per_solver = [solver_metrics(s) if s.metrics else {} for s in stats]
+    names = list(dict.fromkeys(name for m in per_solver for name in m))
+    return [(name, [m.get(name) for m in per_solver]) for name in names]
 
 
 def write_report(run_dirs: list[Path], out: Path) -> Path:

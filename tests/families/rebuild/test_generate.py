@@ -16,6 +16,7 @@ import pytest
 from truepass.errors import InputError
 from truepass.families.rebuild.emit import Case, Expected, bytes_literal, render_module
 from truepass.families.rebuild.generate import (
+    RECORD_LIMITS,
     CoverageProbe,
     Settings,
     build_rebuild,
@@ -27,7 +28,9 @@ from truepass.families.rebuild.generate import (
 )
 from truepass.families.rebuild.grammar import grammar_of, parse_options, read_help, read_man
 from truepass.families.rebuild.inputs import Seeds, initial_cases, load_seeds, mutate
+from truepass.families.rebuild.sandboxed import harness_binds
 from truepass.families.rebuild.schema import RebuildSample
+from truepass.sandbox.session import SandboxSession
 
 needs = pytest.mark.skipif(
     not all(Path(f"/usr/bin/{p}").exists() for p in ("rev", "tac", "nl")),
@@ -206,12 +209,15 @@ def test_rev_without_coverage() -> None:
 @needs
 def test_emitted_tests_pass_on_the_gold_and_fail_on_another_program(tmp_path: Path) -> None:
     gen = generate("tac", "/usr/bin/tac", settings=FAST, man="tac")
-    (tmp_path / "pytest.ini").write_text("[pytest]\n")
-    (tmp_path / gen.file).write_text(gen.source)
-    on_gold = run_pytest(tmp_path, gen.file, "/usr/bin/tac", "tac", 10, len(gen.names))
+    with SandboxSession(limits=RECORD_LIMITS, ro_binds=harness_binds()) as session:
+        on_gold = run_pytest(
+            session, gen.file, gen.source, "/usr/bin/tac", "tac", 10, len(gen.names)
+        )
+        on_rev = run_pytest(
+            session, gen.file, gen.source, "/usr/bin/rev", "tac", 10, len(gen.names)
+        )
     assert set(on_gold) == set(gen.names)
     assert {o for o, _ in on_gold.values()} == {"passed"}
-    on_rev = run_pytest(tmp_path, gen.file, "/usr/bin/rev", "tac", 10, len(gen.names))
     kept = [n for n in gen.names if f"{gen.file}::{n}" not in gen.ignore]
     failed = [n for n in kept if on_rev[n][0] == "failed"]
     assert len(failed) >= 0.7 * len(kept)  # rev fails most; a few usage errors are the same

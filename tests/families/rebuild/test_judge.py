@@ -10,7 +10,7 @@ from truepass.answers import Answer
 from truepass.errors import SandboxError
 from truepass.families.rebuild.family import RebuildFamily
 from truepass.families.rebuild.judge import expected_tests
-from truepass.judged import JudgeConfig
+from truepass.judged import JudgeConfig, SampleHealth
 from truepass.vocabulary import Verdict
 
 CONFIG = JudgeConfig()
@@ -107,3 +107,21 @@ def test_test_ids_that_differ_from_the_task_fail_loudly() -> None:
     assert expected_tests(sample) == ["test_param.py::test_twice"]
     with pytest.raises(SandboxError, match="differ"):
         judge(sample, {"compile.sh": PYTHON_COMPILE, "rev.py": PYTHON_REV})
+
+
+def test_check_suite_warns_of_tests_the_linter_flags_that_the_task_runs() -> None:
+    needs_rev()
+    weak = "def test_weak_001(program):\n    r = program([])\n    assert r.returncode == 0\n"
+    family = RebuildFamily()
+    for ignore, warned in (
+        ({}, True),
+        ({"test_weak.py::test_weak_001": "lint:only-exit-status"}, False),
+    ):
+        sample = rev_task(tests={"test_weak.py": weak}, ignore=ignore)
+        check = family.check(sample, CONFIG)
+        health = SampleHealth(sample_id="rev", defect_type="easy", valid=True, reference="-")
+        reference = judge(sample, {"compile.sh": PYTHON_COMPILE, "rev.py": PYTHON_REV})
+        family.more_health(sample, check, CONFIG, reference, health)
+        assert bool(health.warnings) is warned
+        if warned:
+            assert "lint:only-exit-status" in health.warnings[0]

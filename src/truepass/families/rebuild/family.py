@@ -9,9 +9,9 @@ from typing import TYPE_CHECKING, Any
 from truepass.answers import Answer
 from truepass.families.base import Family, interval
 from truepass.families.rebuild.schema import RebuildSample
-from truepass.judged import JudgeConfig, Judged, SampleCheck
+from truepass.judged import JudgeConfig, Judged, SampleCheck, SampleHealth
 from truepass.records import is_correct
-from truepass.vocabulary import AnswerKind, CheckStatus, counted
+from truepass.vocabulary import AnswerKind, CheckStatus, Verdict, counted
 
 if TYPE_CHECKING:
     from truepass.agents.task import AgentTask
@@ -56,6 +56,37 @@ class RebuildFamily(Family):
             for key, value in sample.original.model_dump().items():
                 judged.scores[f"original_{key}"] = float(value)
         return judged
+
+    def reference_problem(self, reference: Judged) -> str | None:
+        """The original must pass every test, unflagged (a flag would be a false alarm of the
+        anti-cheat checks)."""
+        if reference.verdict is Verdict.CORRECT and not reference.flags:
+            return None
+        flags = f" {reference.flags}" if reference.flags else ""
+        return (
+            f"the original source was judged {reference.verdict.value}{flags}: {reference.details}"
+        )
+
+    def more_health(
+        self,
+        sample: Any,
+        check: SampleCheck,
+        config: JudgeConfig,
+        reference: Judged,
+        health: SampleHealth,
+    ) -> None:
+        """The assertion linter over the task's tests (given or generated): a test it flags
+        that the task does not ignore is reported, with the rule to ignore it by."""
+        from truepass.families.rebuild.lint import flagged_tests, lint_files
+
+        for path, source in sorted(sample.tests.items()):
+            for name, reason in sorted(flagged_tests(lint_files({path: source})).items()):
+                test_id = f"{path}::{name}"
+                if test_id not in sample.ignore:
+                    health.warnings.append(
+                        f"{test_id}: the assertion linter flags it ({reason}); fix it, or add "
+                        f'"{test_id}": "{reason}" to the task\'s ignore'
+                    )
 
     def reference_answer(self, sample: Any) -> Answer:
         """The original source package, built by its own build system (``oracle``)."""

@@ -12,18 +12,13 @@ assertion linter (``lint:RULE``) and dummy programs (``dummy-pass``).
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 import random
 import re
-import subprocess
-import sys
-import tempfile
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -37,6 +32,7 @@ from truepass.families.rebuild.grammar import Grammar, grammar_of, read_help, re
 from truepass.families.rebuild.harness._truepass_rebuild import Program
 from truepass.families.rebuild.inputs import DIMENSIONS, Seeds, grow_cases, initial_cases
 from truepass.families.rebuild.inputs import load_seeds as load_seeds
+from truepass.families.rebuild.sandboxed import harness_binds, record_cases, run_tests
 from truepass.families.rebuild.schema import (
     Docs,
     Generation,
@@ -45,14 +41,12 @@ from truepass.families.rebuild.schema import (
     RebuildSample,
     Structure,
 )
+from truepass.sandbox import Limits
+from truepass.sandbox.session import SandboxSession
 
 Progress = Callable[[str, int, int], None]
 Lines = frozenset[tuple[str, int]]
 
-HARNESS_DIRS = (
-    Path(__file__).parent / "harness",
-    Path(__file__).parent.parent / "repair" / "harness",
-)
 BASELINE = 2
 """Tests kept per dimension whatever their coverage, so that every dimension is represented."""
 GROW_BATCH = 30
@@ -157,33 +151,57 @@ def run_case(program: Program, case: Case, timeout: float) -> Expected | None:
     return Expected(run.stdout, run.stderr, run.returncode, dict(run.files))
 
 
+RECORD_LIMITS = Limits(timeout_s=600.0, disk_mb=256, max_processes=64, output_bytes=64 << 20)
+"""The sandbox the gold is recorded and the tests are verified in (each command's own time
+limit is set from its cases)."""
+
+
+GOLD_MOUNT = "/opt/truepass-gold"
+
+
+def gold_binds(gold: str, name: str) -> tuple[dict[str, str], str]:
+    """The sandbox's binds for recording: the harness, and the gold at ``/opt/truepass-gold/NAME``
+    (wherever it lies on the host); and the gold's path inside."""
+    inside = f"{GOLD_MOUNT}/{name}"
+    return {**harness_binds(), os.path.realpath(gold): inside}, inside
+
+
+def _as_expected(got: dict[str, object]) -> Expected:
+    return Expected(got["stdout"], got["stderr"], got["returncode"], got["files"])  # type: ignore[arg-type]
+
+
 def record(
     gold: str, name: str, cases: Sequence[Case], settings: Settings, start: int = 0,
     progress: Progress | None = None,
 ) -> list[Recording]:  # fmt: skip
-    """Run every case ``settings.reruns`` times on the gold; a case is usable when every run
+    """Run every case ``settings.reruns`` times on the gold, in the sandbox the tests are judged
+    in (so that what it does there is what the tests expect); a case is usable when every run
     finished and all agree."""
-    program = Program(gold, name)
-
-    def one(item: tuple[int, Case]) -> Recording:
-        order, case = item
-        seen: Expected | None = None
-        for _ in range(max(1, settings.reruns)):
-            got = run_case(program, case, settings.record_timeout_s)
-            if got is None:
-                return Recording(case, problem=SLOW, order=order)
-            if seen is not None and got != seen:
-                return Recording(case, problem=FLAKY, order=order)
-            seen = got
-        assert seen is not None
-        return Recording(case, seen, _natural_problem(case, seen), order=order)
-
-    out: list[Recording] = []
-    with ThreadPoolExecutor(settings.jobs) as pool:
-        for i, rec in enumerate(pool.map(one, enumerate(cases, start))):
-            out.append(rec)
+    batch = [
+        {"args": c.args, "stdin": c.stdin, "files": dict(c.files), "env": dict(c.env),
+         "timeout": settings.record_timeout_s}
+        for c in cases
+    ]  # fmt: skip
+    rounds = max(1, settings.reruns)
+    results: list[list[dict[str, object] | None]] = []
+    binds, inside = gold_binds(gold, name)
+    with SandboxSession(limits=RECORD_LIMITS, ro_binds=binds) as session:
+        for i in range(rounds):
+            results.append(record_cases(session, batch, program=inside, name=name))
             if progress:
-                progress("recording the gold", i + 1, len(cases))
+                progress("recording the gold", i + 1, rounds)
+    out: list[Recording] = []
+    for index, case in enumerate(cases):
+        runs = [r[index] for r in results]
+        order = start + index
+        if any(run is None for run in runs):
+            out.append(Recording(case, problem=SLOW, order=order))
+            continue
+        seen = [_as_expected(run) for run in runs if run is not None]
+        if any(other != seen[0] for other in seen[1:]):
+            out.append(Recording(case, problem=FLAKY, order=order))
+            continue
+        out.append(Recording(case, seen[0], _natural_problem(case, seen[0]), order=order))
     return out
 
 
@@ -292,48 +310,20 @@ def select_by_behaviour(
 # --- verification ------------------------------------------------------------------------------
 
 
-def run_pytest(test_dir: Path, file: str, program: str, name: str, timeout_s: float,
-               n_tests: int) -> dict[str, tuple[str, str]]:  # fmt: skip
-    """Run one test file on ``program`` as a task runs it; test name -> (outcome, message),
-    where the outcome is ``passed``, ``failed`` or ``missing`` (never reported)."""
-    with tempfile.TemporaryFile() as channel:
-        fd = channel.fileno()
-        env = {
-            "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
-            "PYTHONPATH": os.pathsep.join(str(p) for p in HARNESS_DIRS),
-            "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1",
-            "TRUEPASS_PROGRAM": program,
-            "TRUEPASS_PROGRAM_NAME": name,
-            "TRUEPASS_RUN_TIMEOUT": f"{timeout_s:g}",
-            "TRUEPASS_CHANNEL_FD": str(fd),
-            "LC_ALL": "C.UTF-8",
-        }
-        cmd = [
-            sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
-            "-p", "_truepass_reporter", "-p", "_truepass_rebuild",
-            "-c", str(test_dir / "pytest.ini"), "--rootdir", str(test_dir), file,
-        ]  # fmt: skip
-        with contextlib.suppress(subprocess.TimeoutExpired):
-            subprocess.run(
-                cmd, cwd=test_dir, env=env, pass_fds=(fd,), stdin=subprocess.DEVNULL,
-                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                timeout=120 + n_tests * timeout_s, check=False,
-            )  # fmt: skip
-        channel.seek(0)
-        raw = channel.read().decode("utf-8", "replace")
+def run_pytest(session: SandboxSession, file: str, source: str, program: str, name: str,
+               timeout_s: float, n_tests: int) -> dict[str, tuple[str, str]]:  # fmt: skip
+    """Run one test file on ``program`` as a task runs it, in ``session``'s sandbox; test name
+    -> (outcome, message), where the outcome is ``passed``, ``failed`` or ``missing`` (never
+    reported)."""
+    run = run_tests(
+        session, {file: source}, (), program=program, name=name, run_timeout_s=timeout_s,
+        expected=n_tests,
+    )  # fmt: skip
     results: dict[str, tuple[str, str]] = {}
-    for line in raw.splitlines():
-        try:
-            event = json.loads(line)
-        except json.JSONDecodeError:
-            continue
-        if event.get("event") != "test":
-            continue
-        test = str(event.get("nodeid", "")).rsplit("::", 1)[-1]
-        if event.get("outcome") != "passed":
-            results[test] = ("failed", str(event.get("message", "")))
-        elif test not in results:
-            results[test] = ("passed", "")
+    for test_id, outcome in run.outcomes.items():
+        test = test_id.rsplit("::", 1)[-1]
+        message = run.messages.get(test_id, "")
+        results[test] = ("passed", "") if outcome == "passed" else ("failed", message)
     return results
 
 
@@ -350,17 +340,15 @@ DUMMIES: dict[str, str] = {
 """Programs that do nothing useful: a test any of them passes tests nothing."""
 
 
-def write_dummies(where: Path, help_text: str) -> dict[str, Path]:
-    """The dummy programs as shell scripts in ``where``."""
-    where.mkdir(parents=True, exist_ok=True)
-    help_file = where / "help.txt"
-    help_file.write_text(help_text, encoding="utf-8")
+def write_dummies(session: SandboxSession, help_text: str) -> dict[str, str]:
+    """The dummy programs as shell scripts in the session's workspace; name -> their path as
+    the sandbox sees it."""
+    where = ".truepass-dummies"
+    session.write_file(f"{where}/help.txt", help_text)
     paths = {}
     for name, body in DUMMIES.items():
-        path = where / name
-        path.write_text(body.replace("{help}", str(help_file)), encoding="utf-8")
-        path.chmod(0o755)
-        paths[name] = path
+        session.write_file(f"{where}/{name}", body.format(help=f"/workspace/{where}/help.txt"))
+        paths[name] = f"/workspace/{where}/{name}"
     return paths
 
 
@@ -497,27 +485,18 @@ def verify(
     """Run the emitted file as it will be run: on the gold ``verify_runs`` times, through the
     linter, and on the dummies. Returns the ignored tests (name -> reason), the lint findings
     per rule and, per test, the dummies that pass it."""
-    with tempfile.TemporaryDirectory(prefix="truepass-rebuild-") as tmp:
-        root = Path(tmp)
-        tests = root / "tests"
-        tests.mkdir()
-        (tests / "pytest.ini").write_text("[pytest]\n", encoding="utf-8")
-        (tests / file).write_text(source, encoding="utf-8")
-        dummies = write_dummies(root / "dummies", help_text)
-        targets = [(gold, f"gold {i + 1}") for i in range(settings.verify_runs)]
-        targets += [(str(p), f"dummy {d}") for d, p in dummies.items()]
-        done = 0
-
-        def run(target: tuple[str, str]) -> dict[str, tuple[str, str]]:
-            nonlocal done
-            out = run_pytest(tests, file, target[0], program, settings.test_timeout_s, len(names))
-            done += 1
+    binds, inside = gold_binds(gold, program)
+    with SandboxSession(limits=RECORD_LIMITS, ro_binds=binds) as session:
+        dummies = write_dummies(session, help_text)
+        targets = [(inside, f"gold {i + 1}") for i in range(settings.verify_runs)]
+        targets += [(path, f"dummy {d}") for d, path in dummies.items()]
+        results: dict[str, dict[str, tuple[str, str]]] = {}
+        for done, (path, label) in enumerate(targets, 1):
+            results[label] = run_pytest(
+                session, file, source, path, program, settings.test_timeout_s, len(names)
+            )
             if progress:
                 progress("verifying the tests", done, len(targets))
-            return out
-
-        with ThreadPoolExecutor(min(settings.jobs, len(targets))) as pool:
-            results = dict(zip((t[1] for t in targets), pool.map(run, targets), strict=True))
     ignore: dict[str, str] = {}
     for name in names:
         runs = [results[f"gold {i + 1}"].get(name, ("missing", "")) for i in range(len(targets))

@@ -13,32 +13,24 @@ submission that names or calls the gold (``wraps-gold``) scores zero.
 from __future__ import annotations
 
 import ast
-import secrets
 import time
 from collections.abc import Mapping
-from importlib import resources
-from pathlib import Path
 
 from truepass.answers import Answer
 from truepass.errors import SandboxError
 from truepass.families.rebuild.gold import GOLD_DIR, TRIPWIRE_MARK, installed_paths, masks
+from truepass.families.rebuild.sandboxed import harness_binds, run_tests
 from truepass.families.rebuild.schema import RebuildSample
 from truepass.families.rebuild.submission import describe, submission_files
-from truepass.families.repair.testrun import HARNESS_MOUNT, TestRun, harness_dir, parse_run
+from truepass.families.repair.testrun import TestRun
 from truepass.judged import FlagDetail, JudgeConfig, Judged, PhaseResult, SampleCheck
 from truepass.sandbox import Limits
 from truepass.sandbox.session import SandboxSession, WorkspaceError
 from truepass.vocabulary import Verdict
 
-REBUILD_HARNESS_MOUNT = "/opt/truepass-rebuild"
 COMPILE_SCRIPT = "compile.sh"
 ALMOST = 0.95
 LOG_TAIL = 3000
-
-
-def rebuild_harness_dir() -> Path:
-    """Host directory of the ``program`` fixture plugin."""
-    return Path(str(resources.files("truepass.families.rebuild") / "harness"))
 
 
 def expected_tests(sample: RebuildSample) -> list[str]:
@@ -86,11 +78,7 @@ def judge_rebuild(
     started = time.monotonic()
     flags: list[FlagDetail] = []
     limits = build_limits(sample, config)
-    binds = {
-        str(harness_dir()): HARNESS_MOUNT,
-        str(rebuild_harness_dir()): REBUILD_HARNESS_MOUNT,
-        **masks(sample),
-    }
+    binds = {**harness_binds(), **masks(sample)}
     with SandboxSession(files, limits=limits, ro_binds=binds) as session:
         build = session.execute(["/bin/sh", COMPILE_SCRIPT], timeout_s=sample.build_timeout_s)
         log = (build.stdout + build.stderr)[-LOG_TAIL:]
@@ -147,35 +135,12 @@ def judge_rebuild(
 
 
 def _run_tests(session: SandboxSession, sample: RebuildSample) -> TestRun:
-    """Write the tests under a fresh random directory and run them against ./PROGRAM."""
-    folder = f".truepass-tests-{secrets.token_hex(8)}"
-    for path, source in sample.tests.items():
-        session.write_file(f"{folder}/{path}", source)
-    session.write_file(f"{folder}/pytest.ini", "[pytest]\n")
-    # node ids are relative to the rootdir, the folder itself
-    deselect = [a for t in sample.ignore for a in ("--deselect", t)]
-    argv = [
-        "/usr/bin/env", "python3", "-P", "-m", "pytest", "-q", "-p", "no:cacheprovider",
-        "-p", "_truepass_reporter", "-p", "_truepass_rebuild", "-c", f"{folder}/pytest.ini",
-        "--rootdir", folder, "-o", "console_output_style=classic", *deselect, folder,
-    ]  # fmt: skip
-    env = {
-        "PYTHONPATH": f"{HARNESS_MOUNT}:{REBUILD_HARNESS_MOUNT}",
-        "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1",
-        "PYTHONDONTWRITEBYTECODE": "1",
-        "TRUEPASS_PROGRAM": f"/workspace/{sample.program}",
-        "TRUEPASS_PROGRAM_NAME": sample.program,
-        "TRUEPASS_RUN_TIMEOUT": str(sample.test_timeout_s),
-        "TRUEPASS_HIDE_TESTS": "1",
-    }
-    budget = 60.0 + sample.test_timeout_s * max(1, len(expected_tests(sample)))
-    result = session.execute(argv, timeout_s=min(budget, 3600.0), env=env)
-    run = parse_run(result, pytest=True)
-    prefix = folder + "/"
-    run.outcomes = {k.removeprefix(prefix): v for k, v in run.outcomes.items()}
-    run.messages = {k.removeprefix(prefix): v for k, v in run.messages.items()}
-    run.collected = [k.removeprefix(prefix) for k in run.collected]
-    return run
+    """The task's tests against ./PROGRAM."""
+    return run_tests(
+        session, sample.tests, sample.ignore, program=f"/workspace/{sample.program}",
+        name=sample.program, run_timeout_s=sample.test_timeout_s,
+        expected=len(expected_tests(sample)),
+    )  # fmt: skip
 
 
 def _check_ids(sample: RebuildSample, run: TestRun, expected: list[str]) -> None:

@@ -1,4 +1,4 @@
-"""The flag record every fake-fix detector returns, whose names the vocabulary lists."""
+"""The flag record every fake-fix detector returns; the vocabulary says what each flag means."""
 
 from __future__ import annotations
 
@@ -6,7 +6,18 @@ from dataclasses import dataclass
 
 from truepass.vocabulary import FAKE_FIX_FLAGS
 
-FLAG_NAMES = FAKE_FIX_FLAGS  # the vocabulary (truepass.vocabulary) names them
+FLAG_NAMES = (
+    "touches-tests",
+    "removes-assertion",
+    "swallows-exception",
+    "hardcodes-expected",
+    "special-cases-input",
+    "deletes-functionality",
+    "forges-equality",
+    "tampers-harness",
+)
+"""The flags the patch detectors raise, in report order (other families raise their own)."""
+assert set(FLAG_NAMES) <= set(FAKE_FIX_FLAGS), "every detector flag has a meaning"
 
 
 @dataclass(frozen=True)

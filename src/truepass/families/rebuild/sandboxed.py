@@ -1,0 +1,146 @@
+"""Running a rebuild task's tests, and single cases, in the sandbox: how the judge runs them on
+a submission, and how ``truepass build-rebuild`` records the gold and runs the dummies, so that
+the expected values come from the environment the tests are judged in (a tmpfs, uid 65534, no
+network: a program reading a directory gets another error on ext4 than on a tmpfs)."""
+
+from __future__ import annotations
+
+import base64
+import json
+import secrets
+from collections.abc import Iterable, Mapping, Sequence
+from importlib import resources
+from pathlib import Path
+
+from truepass.errors import SandboxError
+from truepass.families.repair.testrun import HARNESS_MOUNT, TestRun, harness_dir, parse_run
+from truepass.sandbox.session import SandboxSession
+
+REBUILD_HARNESS_MOUNT = "/opt/truepass-rebuild"
+MAX_TEST_SESSION_S = 3600.0
+
+
+def rebuild_harness_dir() -> Path:
+    """Host directory of the ``program`` fixture plugin and the case recorder."""
+    return Path(str(resources.files("truepass.families.rebuild") / "harness"))
+
+
+def harness_binds() -> dict[str, str]:
+    """Read-only binds of both harness directories (the reporter and the fixture)."""
+    return {str(harness_dir()): HARNESS_MOUNT, str(rebuild_harness_dir()): REBUILD_HARNESS_MOUNT}
+
+
+def _harness_env() -> dict[str, str]:
+    return {
+        "PYTHONPATH": f"{HARNESS_MOUNT}:{REBUILD_HARNESS_MOUNT}",
+        "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1",
+        "PYTHONDONTWRITEBYTECODE": "1",
+    }
+
+
+def run_tests(
+    session: SandboxSession,
+    tests: Mapping[str, str],
+    ignore: Iterable[str],
+    *,
+    program: str,
+    name: str,
+    run_timeout_s: float,
+    expected: int,
+) -> TestRun:
+    """Write ``tests`` under a fresh directory of a random name and run them with pytest on
+    ``program`` (a path as the sandbox sees it, run as ``name``), the ``ignore``d test ids
+    deselected; the test files are deleted once collected. Outcomes are keyed by the task's test
+    ids (``FILE.py::name``)."""
+    folder = f".truepass-tests-{secrets.token_hex(8)}"
+    for path, source in tests.items():
+        session.write_file(f"{folder}/{path}", source)
+    session.write_file(f"{folder}/pytest.ini", "[pytest]\n")
+    # node ids are relative to the rootdir, the folder itself
+    deselect = [a for t in ignore for a in ("--deselect", t)]
+    argv = [
+        "/usr/bin/env", "python3", "-P", "-m", "pytest", "-q", "-p", "no:cacheprovider",
+        "-p", "_truepass_reporter", "-p", "_truepass_rebuild", "-c", f"{folder}/pytest.ini",
+        "--rootdir", folder, "-o", "console_output_style=classic", *deselect, folder,
+    ]  # fmt: skip
+    env = {
+        **_harness_env(),
+        "TRUEPASS_PROGRAM": program,
+        "TRUEPASS_PROGRAM_NAME": name,
+        "TRUEPASS_RUN_TIMEOUT": f"{run_timeout_s:g}",
+        "TRUEPASS_HIDE_TESTS": "1",
+    }
+    budget = 60.0 + run_timeout_s * max(1, expected)
+    result = session.execute(argv, timeout_s=min(budget, MAX_TEST_SESSION_S), env=env)
+    run = parse_run(result, pytest=True)
+    prefix = folder + "/"
+    run.outcomes = {k.removeprefix(prefix): v for k, v in run.outcomes.items()}
+    run.messages = {k.removeprefix(prefix): v for k, v in run.messages.items()}
+    run.collected = [k.removeprefix(prefix) for k in run.collected]
+    return run
+
+
+RECORD_BATCH = 40
+"""Cases per sandboxed command when recording (their results must fit the output cap)."""
+
+
+def record_cases(
+    session: SandboxSession, cases: Sequence[Mapping[str, object]], *, program: str, name: str
+) -> list[dict[str, object] | None]:
+    """Run ``cases`` (``args``, ``stdin``, ``files``, ``env``, ``timeout``; bytes as bytes) one
+    after the other on ``program`` in the session's sandbox, :data:`RECORD_BATCH` per command;
+    per case, what it did (``stdout``, ``stderr``, ``returncode``, ``files``) or None when it
+    did not finish in time.
+
+    Raises:
+        SandboxError: the recorder did not report every case.
+    """
+    out: list[dict[str, object] | None] = []
+    for first in range(0, len(cases), RECORD_BATCH):
+        out += _record_batch(session, cases[first : first + RECORD_BATCH], program, name)
+    return out
+
+
+def _record_batch(
+    session: SandboxSession, cases: Sequence[Mapping[str, object]], program: str, name: str
+) -> list[dict[str, object] | None]:
+    batch = [
+        {
+            "args": list(c["args"]),  # type: ignore[call-overload]
+            "stdin": base64.b64encode(c["stdin"]).decode(),  # type: ignore[arg-type]
+            "files": {
+                k: base64.b64encode(v).decode()
+                for k, v in c["files"].items()  # type: ignore[attr-defined]
+            },
+            "env": dict(c["env"]),  # type: ignore[call-overload]
+            "timeout": c["timeout"],
+        }
+        for c in cases
+    ]
+    path = f".truepass-cases-{secrets.token_hex(8)}.json"
+    session.write_file(path, json.dumps(batch))
+    argv = ["/usr/bin/env", "python3", "-P", "-m", "_truepass_record", path, program, name]
+    budget = 60.0 + sum(float(c["timeout"]) for c in batch)  # type: ignore[arg-type]
+    result = session.execute(argv, timeout_s=min(budget, MAX_TEST_SESSION_S), env=_harness_env())
+    if result.output_truncated:
+        raise SandboxError(
+            f"the recorder's results exceed the output cap ({session.limits.output_bytes} bytes)"
+        )
+    out: list[dict[str, object] | None] = [None] * len(batch)
+    seen: set[int] = set()
+    for line in result.channel.decode("utf-8", "replace").splitlines():
+        event = json.loads(line)
+        index = int(event["index"])
+        seen.add(index)
+        if event.get("timeout"):
+            continue
+        out[index] = {
+            "stdout": base64.b64decode(event["stdout"]),
+            "stderr": base64.b64decode(event["stderr"]),
+            "returncode": int(event["returncode"]),
+            "files": {k: base64.b64decode(v) for k, v in event["files"].items()},
+        }
+    if len(seen) != len(batch):
+        tail = (result.stdout + result.stderr)[-1000:]
+        raise SandboxError(f"the recorder reported {len(seen)} of {len(batch)} cases: {tail}")
+    return out
