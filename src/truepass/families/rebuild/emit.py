@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+
+from truepass.families.rebuild.harness._truepass_rebuild import Run
 
 _INDENT = "    "
 _WIDTH = 96
@@ -28,14 +30,9 @@ class Case:
         return (self.args, self.stdin, self.files, self.env)
 
 
-@dataclass(frozen=True)
-class Expected:
-    """What the gold did in a case."""
-
-    stdout: bytes
-    stderr: bytes
-    returncode: int
-    files: Mapping[str, bytes] = field(default_factory=dict)
+Expected = Run
+"""What the gold did in a case: a run of the ``program`` fixture (its stdout, stderr, exit
+status and the files it wrote)."""
 
 
 def _quote(text: str) -> str:

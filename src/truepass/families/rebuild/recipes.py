@@ -102,17 +102,16 @@ COREUTILS_PROGRAMS = frozenset(
 ``src_PROG_OBJECTS`` of coreutils 9.1)."""
 
 
+_CONFIGURE = ("./configure", "--quiet", "--disable-dependency-tracking", "--disable-nls")
+"""How every autotools recipe starts configure: quiet, no dependency tracking, no NLS."""
+
+
 def _coreutils(program: str) -> Recipe:
     sources, objects = _COREUTILS_SOURCES.get(program, ([f"src/{program}.c"], [f"src/{program}"]))
     return Recipe(
         source_package="coreutils",
         program=program,
-        configure=[
-            "./configure",
-            "--quiet",
-            "--disable-dependency-tracking",
-            "--disable-nls",
-        ],
+        configure=list(_CONFIGURE),
         # Only the default goal builds BUILT_SOURCES (gnulib's replacement headers); building
         # src/PROG alone needs them first. The recipe of this rule is expanded after the
         # Makefile is read, so $(BUILT_SOURCES) is the Makefile's.
@@ -144,10 +143,7 @@ def _util_linux(program: str) -> Recipe:
         # Libraries and optional dependencies off: configure stays quick and the text
         # utilities need none of them (they link libcommon only).
         configure=[
-            "./configure",
-            "--quiet",
-            "--disable-dependency-tracking",
-            "--disable-nls",
+            *_CONFIGURE,
             "--disable-libuuid",
             "--disable-libblkid",
             "--disable-libmount",
