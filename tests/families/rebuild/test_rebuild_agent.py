@@ -57,3 +57,25 @@ def test_a_scripted_agent_rebuilds_rev_and_passes(tmp_path: Path, server: FakeOp
     assert built.exit_code == 0 and "cba\nyx" in built.observation
     first = server.requests[0].body["messages"][1]["content"]
     assert "/opt/gold/rev" in first and "compile.sh" in first
+
+
+def test_near_its_step_limit_the_agent_is_told_to_build_now(
+    tmp_path: Path, server: FakeOpenAI
+) -> None:
+    needs_rev()
+    suite_file = tmp_path / "rev.jsonl"
+    suite_file.write_text(json.dumps(rev_task().model_dump(mode="json")) + "\n", encoding="utf-8")
+    server.script = [bash("ls"), bash("ls"), bash("ls"), bash("ls")]
+    options = fake_model_options(tmp_path, MODEL, agent_steps=4)
+    config = JudgeConfig(limits=Limits(timeout_s=60), reruns=0)
+    run(load_suite(str(suite_file)), make_solvers([f"agent:{MODEL}"], llm=options),
+        tmp_path / "run", config=config)  # fmt: skip
+    rec = json.loads((tmp_path / "run" / "results.jsonl").read_text(encoding="utf-8"))
+    steps = Trajectory.model_validate(rec["solver_meta"]["agent"]).steps
+    warned = [
+        s.step for s in steps if "Make sure `sh compile.sh` builds ./rev now" in s.observation
+    ]
+    assert warned == [1, 2, 3]  # 3, 2 and 1 steps left
+    assert rec["solver_meta"]["end_reason"] == "step-limit"
+    # the workspace holds only DOCS.txt, which is not part of a submission: nothing submitted
+    assert rec["verdict"] == "no-patch" and rec["scores"]["pass_rate"] == 0.0

@@ -67,13 +67,18 @@ def judge_rebuild(
 ) -> Judged:
     """Build ``answer`` and run the task's tests against it."""
     if answer is None or answer.no_patch or not answer.files:
-        return Judged(verdict=Verdict.NO_PATCH, details="no source tree was submitted")
+        return Judged(
+            verdict=Verdict.NO_PATCH,
+            details="no source tree was submitted",
+            scores={"pass_rate": 0.0},
+        )
     files = submission_files(answer)
     if COMPILE_SCRIPT not in files:
         return Judged(
             verdict=Verdict.BROKEN,
             details=f"the submission has no {COMPILE_SCRIPT} at its root",
             patch=_listing(files),
+            scores={"pass_rate": 0.0},
         )
     started = time.monotonic()
     flags: list[FlagDetail] = []
