@@ -66,15 +66,10 @@ def build_rebuild_cmd(
     ] = 10.0,
 ) -> None:
     """Generate the hidden behavioural tests of a rebuild task from a gold program (an
-    executable of a Debian package) and write the task into a suite directory.
-
-    Candidates come from the option grammar of the gold's --help and man page, along six
-    dimensions (args, env, help, stdin, files, subcommands); the gold's outputs are recorded
-    --reruns times (disagreeing or hanging candidates are dropped); tests are kept while they
-    add line coverage of an instrumented build of the gold; the written file is run against the
-    gold, the assertion linter and dummy programs, and tests that fail on the gold, that the
-    linter flags or that a dummy passes are listed in the task's ignore. The task's line in
-    OUT/suite.jsonl is replaced (others are kept). Same gold and seed, same tests.
+    executable of a Debian package), recorded from the gold in the sandbox, grown while they add
+    line coverage, checked by the assertion linter and against dummy programs, and write the task
+    into OUT/suite.jsonl (its line replaced, others kept). Same gold and seed, same tests. See
+    docs/rebuild-format.md.
     """
     with errors():
         from truepass.families.rebuild.generate import Settings, build_rebuild
