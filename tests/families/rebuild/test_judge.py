@@ -86,11 +86,12 @@ def test_the_program_cannot_find_the_tests() -> None:
         "    assert r.returncode == 0\n"
     )
     sample = rev_task(tests={"test_probe.py": probe})
-    # the program looks everywhere it could write or read for the test's source ("[o]" keeps
-    # this script itself from matching)
+    # the program looks for the test file by name wherever it could write or read, and for its
+    # text where the harness writes ("[o]" keeps this script itself from matching); the text
+    # search leaves /tmp out, which holds the interpreter's tree when the checkout lives there
     looker = (
-        'printf \'#!/bin/sh\\nfind /workspace /tmp /opt /dev/shm -name "test_*.py" 2>/dev/null\\n'
-        'grep -rl "def test_pr[o]be" /workspace /tmp /dev/shm 2>/dev/null\\nexit 0\\n\' > rev\n'
+        "printf '#!/bin/sh\\nfind /workspace /tmp /opt /dev/shm -name test_probe.py 2>/dev/null\\n"
+        'grep -rl "def test_pr[o]be" /workspace /dev/shm 2>/dev/null\\nexit 0\\n\' > rev\n'
         "chmod +x rev\n"
     )
     judged = judge(sample, {"compile.sh": looker})
