@@ -3,6 +3,9 @@ traceable; its installed paths hold a tripwire; the docs come from this machine.
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import pytest
 from rebuild_tasks import needs_rev, rev_task
 
 from truepass.families.rebuild.agent import DOCS_FILE, rebuild_agent_task
@@ -38,3 +41,25 @@ def test_the_documentation_is_the_help_text_and_the_man_page() -> None:
     docs = documentation(rev_task())
     assert "Usage:" in docs and "rev [options]" in docs
     assert "$ man rev" in docs and "reverse lines characterwise" in docs
+
+
+def test_an_installed_truepass_hides_its_bundled_suites_from_the_sandbox(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Where truepass lies in the interpreter's tree (an installed, not editable, package), the
+    sandbox binds it: the bundled tasks, hidden tests and all, must not show there."""
+    needs_rev()
+    from truepass.families.rebuild import gold
+    from truepass.suites.loader import bundled_dir
+
+    package = str(Path(bundled_dir()).resolve().parents[1])  # .../truepass
+    assert not gold.masks(rev_task()).get(str(gold.cache_root() / "empty"))  # editable here
+    monkeypatch.setattr(gold, "interpreter_paths", lambda: [package])
+    binds = gold.masks(rev_task())
+    assert binds[str(gold.cache_root() / "empty")] == str(Path(bundled_dir()).resolve())
+    listing = "ls -A " + str(Path(bundled_dir()).resolve())
+    with SandboxSession(ro_binds={package: package}) as s:
+        assert "rebuild-mini" in s.run(listing).stdout  # bound, and readable...
+    with SandboxSession(ro_binds={package: package, **binds}) as s:
+        masked = s.run(listing)
+        assert masked.exit_code == 0 and masked.stdout == ""  # ...unless masked
