@@ -61,7 +61,7 @@ RECORD_FIELDS = _field_order()
 the solver got there): the columns of the CSV export."""
 
 
-def is_correct(record: AttemptRecord) -> bool:
+def is_correct(record: Judged) -> bool:
     """A correct verdict that no fake-fix flag casts doubt on: what rates count as correct.
 
     A patch that passes every test but, say, special-cases the tests' inputs or edits the tests

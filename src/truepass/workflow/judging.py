@@ -25,7 +25,8 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 
 from truepass.answers import Answer
 from truepass.judged import JudgeConfig, Judged, SampleCheck
-from truepass.vocabulary import FAKE_FIX_FLAGS, Verdict, counted
+from truepass.records import is_correct
+from truepass.vocabulary import counted
 
 if TYPE_CHECKING:
     from truepass.families.base import Family
@@ -59,11 +60,6 @@ def candidates_of(answer: Answer | None) -> list[CandidateRef] | None:
     return out
 
 
-def is_right(judged: Judged) -> bool:
-    """Correct, with no fake-fix flag: what the rates count as correct."""
-    return judged.verdict is Verdict.CORRECT and not set(FAKE_FIX_FLAGS) & set(judged.flags)
-
-
 def judge_candidates(
     family: Family,
     sample: Any,
@@ -89,14 +85,14 @@ def judge_candidates(
         else:
             result = family.judge(sample, Answer(diff=ref.diff, patch_id=ref.id), check, quick)
             mark = ""
-        right += is_right(result)
+        right += is_correct(result)
         infra += not counted(result.verdict)
         verdicts.append(f"{ref.id} {result.verdict.value}{mark}")
     scores = {"candidates_judged": float(len(verdicts)), "candidates_correct": float(right)}
     if right or not infra:
         scores["candidates_correct_exists"] = float(right > 0)
     if right:
-        scores["candidates_selection_right"] = float(is_right(judged))
+        scores["candidates_selection_right"] = float(is_correct(judged))
     judged.scores.update(scores)
     if verdicts:
         judged.details += f"candidates: {', '.join(verdicts)}. "

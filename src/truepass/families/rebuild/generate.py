@@ -166,10 +166,6 @@ def gold_binds(gold: str, name: str) -> tuple[dict[str, str], str]:
     return {**harness_binds(), os.path.realpath(gold): inside}, inside
 
 
-def _as_expected(got: dict[str, object]) -> Expected:
-    return Expected(got["stdout"], got["stderr"], got["returncode"], got["files"])  # type: ignore[arg-type]
-
-
 def record(
     gold: str, name: str, cases: Sequence[Case], settings: Settings, start: int = 0,
     progress: Progress | None = None,
@@ -177,17 +173,15 @@ def record(
     """Run every case ``settings.reruns`` times on the gold, in the sandbox the tests are judged
     in (so that what it does there is what the tests expect); a case is usable when every run
     finished and all agree."""
-    batch = [
-        {"args": c.args, "stdin": c.stdin, "files": dict(c.files), "env": dict(c.env),
-         "timeout": settings.record_timeout_s}
-        for c in cases
-    ]  # fmt: skip
     rounds = max(1, settings.reruns)
-    results: list[list[dict[str, object] | None]] = []
+    results: list[list[Expected | None]] = []
     binds, inside = gold_binds(gold, name)
     with SandboxSession(limits=RECORD_LIMITS, ro_binds=binds) as session:
         for i in range(rounds):
-            results.append(record_cases(session, batch, program=inside, name=name))
+            got = record_cases(
+                session, cases, program=inside, name=name, timeout_s=settings.record_timeout_s
+            )
+            results.append(got)
             if progress:
                 progress("recording the gold", i + 1, rounds)
     out: list[Recording] = []
@@ -197,7 +191,7 @@ def record(
         if any(run is None for run in runs):
             out.append(Recording(case, problem=SLOW, order=order))
             continue
-        seen = [_as_expected(run) for run in runs if run is not None]
+        seen = [run for run in runs if run is not None]
         if any(other != seen[0] for other in seen[1:]):
             out.append(Recording(case, problem=FLAKY, order=order))
             continue

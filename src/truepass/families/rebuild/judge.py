@@ -116,8 +116,8 @@ def judge_rebuild(
             )
             return _done(_flagged(judged, flags), started)
         flags += _names_gold(sample, session, [COMPILE_SCRIPT, sample.program])
-        run = _run_tests(session, sample)
-    expected = expected_tests(sample)
+        expected = expected_tests(sample)
+        run = _run_tests(session, sample, len(expected))
     _check_ids(sample, run, expected)
     passed = [t for t in expected if run.outcomes.get(t) == "passed"]
     failing = [t for t in expected if run.outcomes.get(t) != "passed"]
@@ -139,12 +139,12 @@ def judge_rebuild(
     return _done(_flagged(judged, flags), started)
 
 
-def _run_tests(session: SandboxSession, sample: RebuildSample) -> TestRun:
+def _run_tests(session: SandboxSession, sample: RebuildSample, expected: int) -> TestRun:
     """The task's tests against ./PROGRAM."""
     return run_tests(
         session, sample.tests, sample.ignore, program=f"/workspace/{sample.program}",
         name=sample.program, run_timeout_s=sample.test_timeout_s,
-        expected=len(expected_tests(sample)),
+        expected=expected,
     )  # fmt: skip
 
 

@@ -13,6 +13,8 @@ from importlib import resources
 from pathlib import Path
 
 from truepass.errors import SandboxError
+from truepass.families.rebuild.emit import Case
+from truepass.families.rebuild.harness._truepass_rebuild import Run
 from truepass.families.repair.testrun import HARNESS_MOUNT, TestRun, harness_dir, parse_run
 from truepass.sandbox.session import SandboxSession
 
@@ -85,48 +87,49 @@ RECORD_BATCH = 40
 
 
 def record_cases(
-    session: SandboxSession, cases: Sequence[Mapping[str, object]], *, program: str, name: str
-) -> list[dict[str, object] | None]:
-    """Run ``cases`` (``args``, ``stdin``, ``files``, ``env``, ``timeout``; bytes as bytes) one
-    after the other on ``program`` in the session's sandbox, :data:`RECORD_BATCH` per command;
-    per case, what it did (``stdout``, ``stderr``, ``returncode``, ``files``) or None when it
-    did not finish in time.
+    session: SandboxSession, cases: Sequence[Case], *, program: str, name: str, timeout_s: float
+) -> list[Run | None]:
+    """Run ``cases`` one after the other on ``program`` in the session's sandbox,
+    :data:`RECORD_BATCH` per command, each within ``timeout_s``; per case, what it did, or None
+    when it did not finish in time.
 
     Raises:
         SandboxError: the recorder did not report every case.
     """
-    out: list[dict[str, object] | None] = []
+    out: list[Run | None] = []
     for first in range(0, len(cases), RECORD_BATCH):
-        out += _record_batch(session, cases[first : first + RECORD_BATCH], program, name)
+        batch = cases[first : first + RECORD_BATCH]
+        out += _record_batch(session, batch, program, name, timeout_s)
     return out
 
 
+def _b64(data: bytes) -> str:
+    return base64.b64encode(data).decode("ascii")
+
+
 def _record_batch(
-    session: SandboxSession, cases: Sequence[Mapping[str, object]], program: str, name: str
-) -> list[dict[str, object] | None]:
+    session: SandboxSession, cases: Sequence[Case], program: str, name: str, timeout_s: float
+) -> list[Run | None]:
     batch = [
         {
-            "args": list(c["args"]),  # type: ignore[call-overload]
-            "stdin": base64.b64encode(c["stdin"]).decode(),  # type: ignore[arg-type]
-            "files": {
-                k: base64.b64encode(v).decode()
-                for k, v in c["files"].items()  # type: ignore[attr-defined]
-            },
-            "env": dict(c["env"]),  # type: ignore[call-overload]
-            "timeout": c["timeout"],
+            "args": list(c.args),
+            "stdin": _b64(c.stdin),
+            "files": {k: _b64(v) for k, v in c.files},
+            "env": dict(c.env),
+            "timeout": timeout_s,
         }
         for c in cases
     ]
     path = f".truepass-cases-{secrets.token_hex(8)}.json"
     session.write_file(path, json.dumps(batch))
     argv = ["/usr/bin/env", "python3", "-P", "-m", "_truepass_record", path, program, name]
-    budget = 60.0 + sum(float(c["timeout"]) for c in batch)  # type: ignore[arg-type]
+    budget = 60.0 + timeout_s * len(batch)
     result = session.execute(argv, timeout_s=min(budget, MAX_TEST_SESSION_S), env=_harness_env())
     if result.output_truncated:
         raise SandboxError(
             f"the recorder's results exceed the output cap ({session.limits.output_bytes} bytes)"
         )
-    out: list[dict[str, object] | None] = [None] * len(batch)
+    out: list[Run | None] = [None] * len(batch)
     seen: set[int] = set()
     for line in result.channel.decode("utf-8", "replace").splitlines():
         event = json.loads(line)
@@ -134,12 +137,12 @@ def _record_batch(
         seen.add(index)
         if event.get("timeout"):
             continue
-        out[index] = {
-            "stdout": base64.b64decode(event["stdout"]),
-            "stderr": base64.b64decode(event["stderr"]),
-            "returncode": int(event["returncode"]),
-            "files": {k: base64.b64decode(v) for k, v in event["files"].items()},
-        }
+        out[index] = Run(
+            base64.b64decode(event["stdout"]),
+            base64.b64decode(event["stderr"]),
+            int(event["returncode"]),
+            {k: base64.b64decode(v) for k, v in event["files"].items()},
+        )
     if len(seen) != len(batch):
         tail = (result.stdout + result.stderr)[-1000:]
         raise SandboxError(f"the recorder reported {len(seen)} of {len(batch)} cases: {tail}")
