@@ -119,7 +119,9 @@ def test_the_hidden_tests_and_the_fix_never_enter_the_workspace(
             "find / \\( -path /proc -o -path /sys -o -path /dev \\) -prune -o "
             f"\\( -name '{HIDDEN}' -o -name '*.jsonl' \\) -print"
         ),
-        bash(f"grep -rn {hidden_name} . /tmp; echo grep-exit=$?"),
+        # the workspace's and /tmp's own files (-xdev: not the interpreter's tree, bound under
+        # /tmp when the checkout lives there, which takes longer to search than a step may)
+        bash(f"find . /tmp -xdev -type f -exec grep -l {hidden_name} {{}} +; echo searched"),
         bash("submit"),
     ]
     rec, _ = run_agent(tmp_path, server, script)
@@ -131,7 +133,7 @@ def test_the_hidden_tests_and_the_fix_never_enter_the_workspace(
     ]  # fmt: skip
     assert found.exit_code is not None and HIDDEN not in found.observation
     assert ".jsonl" not in found.observation  # no suite file is reachable either
-    assert "grep-exit=1" in grep.observation
+    assert grep.observation.split("<stdout>\n")[1].split("\n</stdout>")[0] == "searched"
     for request in server.requests:  # what the agent was told and shown (not what it said)
         shown = [m for m in request.body["messages"] if m["role"] != "assistant"]
         text = json.dumps(shown)
