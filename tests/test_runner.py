@@ -57,6 +57,8 @@ def test_run_writes_results_summary_manifest(tmp_path: Path) -> None:
     assert manifest["suite"]["content_hash"] == suite.content_hash
     assert manifest["sandbox_tier"] in ("bwrap", "rlimits-only") and "finished" in manifest
     assert manifest["packages"]["truepass"]
+    report = (out / "report.html").read_text()  # written after the manifest says finished
+    assert manifest["finished"] in report and "unfinished" not in report
 
     again = run(suite, solvers, out, config=CONFIG, jobs=2)
     assert again.new_attempts == 0 and again.resumed_attempts == 6

@@ -161,12 +161,31 @@ class Results:
         pool.submit(guarded)
 
     def take(self, tags: list[Hashable]) -> Iterator[tuple[Hashable, Outcome]]:
+        for batch in self.take_batches(tags):
+            yield from batch
+
+    def take_batches(
+        self, tags: list[Hashable], most: int = 500
+    ) -> Iterator[list[tuple[Hashable, Outcome]]]:
+        """Outcomes in batches: waits for one, then adds whatever else has already come back (at
+        most ``most``), so that a busy run writes its store in few transactions and a quiet
+        one writes each outcome as soon as it arrives."""
         waiting = set(tags)
         while waiting:
-            tag, outcome = self._queue.get()
-            if tag in waiting:
-                waiting.discard(tag)
-                yield tag, outcome
+            batch: list[tuple[Hashable, Outcome]] = []
+            item: tuple[Hashable, Outcome] | None = self._queue.get()
+            while item is not None:
+                if item[0] in waiting:
+                    waiting.discard(item[0])
+                    batch.append(item)
+                if not waiting or len(batch) >= most:
+                    break
+                try:
+                    item = self._queue.get_nowait()
+                except queue.Empty:
+                    item = None
+            if batch:
+                yield batch
 
 
 def run(
@@ -234,11 +253,15 @@ def run(
             except BaseException:
                 pool.shutdown(wait=False, cancel_futures=True)
                 raise
-        summary = summarize(suite.name, store.records(), family)
-        _write_outputs(out, store, summary)
+        records = list(store.records())
+        summary = summarize(suite.name, records, family)
+        _write_results(out, records, summary)
         manifest["finished"] = _now()
         manifest["check_cache"] = cache.describe() if cache else None
         _write_json(out / "manifest.json", manifest)
+        from truepass.report import write_report  # jinja2: loaded only once results are written
+
+        write_report([out], out / "report.html", records={out: records})
         return RunResult(out=out, summary=summary, new_attempts=new, resumed_attempts=resumed)
     finally:
         if where is not None:
@@ -282,9 +305,14 @@ def _judge_all(
         )
         results.hand_off(pool, (solver.name, s.id, a), work)
     new = 0
-    for _, outcome in results.take([(solver.name, s.id, a) for solver, s, a in tasks]):
-        store.put(outcome.result())
-        new += 1
+    for batch in results.take_batches([(solver.name, s.id, a) for solver, s, a in tasks]):
+        records: list[AttemptRecord] = []
+        try:
+            for _, outcome in batch:
+                records.append(outcome.result())
+        finally:  # what came back before an error is kept
+            store.put_many(records)
+        new += len(records)
         if progress:
             progress("judging attempts", new, len(tasks))
     return new
@@ -416,13 +444,10 @@ def _write_json(path: Path, obj: object) -> None:
     tmp.replace(path)
 
 
-def _write_outputs(out: Path, store: Store, summary: Summary) -> None:
+def _write_results(out: Path, records: list[AttemptRecord], summary: Summary) -> None:
     tmp = out / "results.jsonl.tmp"
     with tmp.open("w", encoding="utf-8") as fh:
-        for rec in store.records():
+        for rec in records:
             fh.write(rec.model_dump_json() + "\n")
     tmp.replace(out / "results.jsonl")
     _write_json(out / "summary.json", summary.model_dump())
-    from truepass.report import write_report  # jinja2: loaded only once results are written
-
-    write_report([out], out / "report.html")

@@ -69,17 +69,25 @@ class Store:
 
     def put(self, record: AttemptRecord) -> None:
         """Write (or replace, for a retried infra error) one attempt, durably."""
+        self.put_many([record])
+
+    def put_many(self, records: list[AttemptRecord]) -> None:
+        """Write (or replace) attempts in one transaction: all of them or, if truepass dies
+        while writing, none (they are judged again on resume)."""
+        if not records:
+            return
+        rows = [
+            (r.solver, r.sample_id, r.attempt, r.verdict.value, r.model_dump_json())
+            for r in records
+        ]
         with self._lock:
-            self._db.execute(
-                "INSERT OR REPLACE INTO attempts VALUES (?, ?, ?, ?, ?)",
-                (
-                    record.solver,
-                    record.sample_id,
-                    record.attempt,
-                    record.verdict.value,
-                    record.model_dump_json(),
-                ),
-            )
+            self._db.execute("BEGIN")
+            try:
+                self._db.executemany("INSERT OR REPLACE INTO attempts VALUES (?, ?, ?, ?, ?)", rows)
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+            self._db.execute("COMMIT")
 
     def records(self) -> Iterator[AttemptRecord]:
         """Every attempt, ordered by solver, sample and attempt."""

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -156,3 +158,34 @@ def test_humaneval_oracle_passes_all_and_noop_none(tmp_path: Path) -> None:
     assert by["oracle"].pass_at_k == by["oracle"].pass_at_k_visible == {"pass@1": 1.0}
     assert by["noop"].overall.plausible == 0
     assert by["noop"].pass_at_k_visible == {"pass@1": 0.0}
+
+
+def test_a_syntax_error_is_broken_and_says_where(pool: ExecPool) -> None:
+    s = sample()
+    got = judge_codegen(
+        s, answer("    return max(low, min(x, high)\n"), check_codegen(s, pool), pool
+    )
+    assert got.verdict == Verdict.BROKEN
+    assert got.details.startswith("syntax error line 3:"), got.details
+
+
+def test_judge_time_is_the_checks_own_not_the_wait_for_a_worker(pool: ExecPool) -> None:
+    """With every worker busy, an attempt waits for one; its duration_s leaves that out."""
+    s = sample()
+    check = check_codegen(s, pool)
+    slow = "    import time\n    t = time.time()\n    while time.time() - t < 0.15:\n        pass\n"
+    slow += "    return max(low, min(x, high))\n"
+    busy = [
+        threading.Thread(target=judge_codegen, args=(s, answer(slow), check, pool))
+        for _ in range(2)
+    ]
+    for t in busy:
+        t.start()
+    time.sleep(0.05)  # both workers are now running the slow checks
+    started = time.monotonic()
+    got = judge_codegen(s, answer(CANONICAL), check, pool)
+    waited = time.monotonic() - started
+    for t in busy:
+        t.join()
+    assert got.verdict == Verdict.CORRECT
+    assert got.duration_s < waited  # the wait for a worker is not counted

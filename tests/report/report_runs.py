@@ -627,3 +627,22 @@ def real_agent_run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Pat
         monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
         rec, _ = run_agent(tmp_path, server, script)
     return tmp_path / "run", rec
+
+
+def many_samples_records(samples: int = 12, n: int = 200) -> list[dict[str, Any]]:
+    """``n`` attempts per sample for two solvers (pass@k scale): sample i's correct share falls
+    with i; every 7th attempt of the template solver fails its visible tests, every 50th of the
+    model is flagged."""
+    out = []
+    for solver in ("baseline:templates", LLM):
+        for i in range(samples):
+            sample_id = f"mini-{i:03d}"
+            for a in range(n):
+                if solver == LLM and a % 50 == 49:
+                    verdict, kw = "correct", {"flags": ["special-cases-input"]}
+                elif a % 7 == 3 or a * samples < i * n:
+                    verdict, kw = "fails-visible", {}
+                else:
+                    verdict, kw = "correct", {}
+                out.append(record(sample_id, solver, verdict, attempt=a, **kw))
+    return out

@@ -7,7 +7,16 @@ import shutil
 from pathlib import Path
 
 import pytest
-from report_runs import XSS, real_agent_run, review_sweep_runs, varied_records, varied_run
+from report_runs import (
+    LLM,
+    XSS,
+    many_samples_records,
+    real_agent_run,
+    review_sweep_runs,
+    varied_records,
+    varied_run,
+    write_run,
+)
 
 from truepass.report import write_report
 
@@ -230,6 +239,61 @@ def test_an_agent_attempt_shows_its_timeline_in_headless_chromium(
             assert "\n1500\n" in full.inner_text()
             shown.screenshot(path=str(tmp_path / "agent.png"))
             shutil.copyfile(tmp_path / "agent.png", SCREENSHOT.with_name("truepass-agent.png"))
+        finally:
+            context.close()
+    assert problems == []
+
+
+def test_a_run_with_many_attempts_per_sample_in_headless_chromium(tmp_path: Path) -> None:
+    """4,800 attempts (200 per sample): one row per sample and solver, filters that match any
+    of a row's verdicts and flags, a sample's page listing its outcomes, and from there the
+    page of the first attempt of an outcome."""
+    if not CHROMIUM.exists():
+        pytest.skip("Debian's chromium is not installed at /usr/bin/chromium (make system-deps)")
+    sync_api = pytest.importorskip("playwright.sync_api", reason="playwright (dev extra) missing")
+    run = write_run(tmp_path / "large", many_samples_records(samples=12, n=200))
+    report = write_report([run], tmp_path / "report.html")
+    problems: list[str] = []
+    with sync_api.sync_playwright() as pw:
+        context = pw.chromium.launch_persistent_context(
+            str(tmp_path / "profile"),
+            executable_path=str(CHROMIUM),
+            headless=True,
+            args=FLAGS,
+            viewport={"width": 1360, "height": 900},
+        )
+        try:
+            page = context.new_page()
+            page.on("console", lambda m: m.type == "error" and problems.append(m.text))
+            page.on("pageerror", lambda e: problems.append(f"page error: {e}"))
+            page.goto(report.as_uri(), wait_until="load")
+            rows = _visible_rows(page)
+            assert rows.count() == 24
+            assert page.inner_text("#f-count") == "24 samples"
+            assert "4800 attempts" in page.inner_text("#grouped-note")
+            page.select_option("#f-flag", "special-cases-input")
+            assert rows.count() == 12
+            assert all(LLM in t for t in rows.all_inner_texts())
+            page.select_option("#f-verdict", "fails-visible")
+            assert rows.count() == 12  # every sample row has some attempts failing
+            assert page.inner_text("#f-count") == "12 of 24 samples"
+            page.fill("#f-text", "mini-005")
+            assert rows.count() == 1
+            rows.first.click()
+            sample = page.locator("section.sample-page:visible")
+            sample.wait_for(state="visible")
+            assert "mini-005" in sample.locator("h2").inner_text()
+            outcomes = sample.locator("table.outcomes tbody tr")
+            assert outcomes.count() == 3  # correct, fails-visible, correct and flagged
+            counts = [int(t) for t in sample.locator("table.outcomes tbody td:nth-child(5)")
+                      .all_inner_texts()]  # fmt: skip
+            assert sum(counts) == 200
+            sample.locator("table.outcomes a").first.click()
+            attempt = page.locator("section.attempt:not(.sample-page):visible")
+            attempt.wait_for(state="visible")
+            assert "mini-005" in attempt.locator("h2").inner_text()
+            page.go_back()
+            sample.wait_for(state="visible")
         finally:
             context.close()
     assert problems == []

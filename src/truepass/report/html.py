@@ -8,6 +8,7 @@ import json
 import os
 import tempfile
 from collections import Counter
+from collections.abc import Mapping
 from datetime import UTC, datetime
 from importlib.metadata import PackageNotFoundError, version
 from importlib.resources import files
@@ -17,7 +18,9 @@ from typing import Any
 from jinja2 import Environment, FileSystemBytecodeCache, PackageLoader, StrictUndefined
 
 from truepass.paths import user_cache_dir
+from truepass.records import AttemptRecord
 from truepass.report import charts
+from truepass.report import groups as grouping
 from truepass.report.curves import Estimate, solver_metrics, sweep_curves
 from truepass.report.load import all_attempts, load_runs
 from truepass.report.stats import (
@@ -88,19 +91,24 @@ def _environment() -> Environment:
     return env
 
 
-def render_report(run_dirs: list[Path]) -> str:
+def render_report(
+    run_dirs: list[Path], records: Mapping[Path, list[AttemptRecord]] | None = None
+) -> str:
     """The report's HTML for ``run_dirs`` (see :func:`write_report`)."""
-    runs = load_runs(run_dirs)
+    runs = load_runs(run_dirs, records)
     attempts = all_attempts(runs)
     stats = solver_stats(attempts)
-    links = SampleLinks(attempts)
-    views = [attempt_view(a, links) for a in attempts]
+    limit = grouping.PAGE_LIMIT
+    grouped = len(attempts) > limit
+    groups, paged = grouping.group_attempts(attempts, limit) if grouped else ([], attempts)
+    links = SampleLinks(paged)
+    views = [attempt_view(a, links) for a in paged]
     curves = [
         (fc, [(m, charts.curve_chart(fc, m)) for m in fc.metrics]) for fc in sweep_curves(stats)
     ]
     cost_svg, cost_note = charts.cost_chart(stats)
     script = _asset("report.js")
-    flags_seen = sorted({f for v in views for f in v.flag_names})
+    flags_seen = sorted({f for a in attempts for f in a.record.flags})
     context: dict[str, Any] = {
         "title": "truepass report: " + ", ".join(dict.fromkeys(r.name for r in runs)),
         "generated": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
@@ -112,7 +120,11 @@ def render_report(run_dirs: list[Path]) -> str:
         "solvers": [s.label for s in stats],
         "defect_types": defect_types(stats),
         "flags_seen": flags_seen,
-        "flag_counts": Counter(f for v in views for f in v.flag_names),
+        "flag_counts": Counter(f for a in attempts for f in a.record.flags),
+        "attempt_count": len(attempts),
+        "groups": groups,
+        "group_k": grouping.largest_k(k for s in stats for k in s.pass_at_k) if grouped else None,
+        "page_limit": limit,
         "flag_help": FLAG_MEANING,
         "verdict_help": {v.value: text for v, text in VERDICT_MEANING.items()},
         "verdict_colour": charts.verdict_colour,
@@ -145,7 +157,9 @@ def metric_rows(stats: list[SolverStats]) -> list[tuple[str, list[Estimate | Non
     return [(name, [m.get(name) for m in per_solver]) for name in names]
 
 
-def write_report(run_dirs: list[Path], out: Path) -> Path:
+def write_report(
+    run_dirs: list[Path], out: Path, records: Mapping[Path, list[AttemptRecord]] | None = None
+) -> Path:
     """Write the HTML report of one or more runs to ``out`` and return its path.
 
     The file is self-contained and opens offline: styles, charts (inline SVG) and the script that
@@ -155,11 +169,13 @@ def write_report(run_dirs: list[Path], out: Path) -> Path:
     Args:
         run_dirs: run directories (each with a results.jsonl; manifest.json is used if present).
         out: the HTML file to write (its directory is created).
+        records: the records of some of the runs, already read (see
+            :func:`~truepass.report.load.load_runs`).
 
     Raises:
         InputError: a missing directory, a directory without results.jsonl, a malformed record.
     """
-    html = render_report(run_dirs)
+    html = render_report(run_dirs, records)
     out.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=out.parent, prefix=".report-", suffix=".html")
     with os.fdopen(fd, "w", encoding="utf-8") as fh:

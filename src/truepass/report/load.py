@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -14,11 +16,10 @@ from truepass.records import AttemptRecord, read_results
 
 @dataclass
 class Attempt:
-    """One line of results.jsonl: the validated record, as plain data for rendering, and where it
-    came from."""
+    """One line of results.jsonl: the validated record and where it came from (its plain data
+    for rendering, :attr:`raw`, is made when first asked for: a large report shows few pages)."""
 
     record: AttemptRecord
-    raw: dict[str, Any]
     run: str
     label: str
     """the solver as shown in the report: its name, prefixed by the run when two runs share it"""
@@ -26,6 +27,11 @@ class Attempt:
     """position in the report (1-based), used for the ``#attempt-N`` pages"""
     family: str = "repair"
     """the task family of the run's suite (from its manifest)"""
+
+    @cached_property
+    def raw(self) -> dict[str, Any]:
+        """The record as plain JSON data."""
+        return self.record.model_dump(mode="json")
 
 
 @dataclass
@@ -49,11 +55,15 @@ def _manifest(run_dir: Path) -> dict[str, Any]:
     return data if isinstance(data, dict) else {}
 
 
-def load_runs(run_dirs: list[Path]) -> list[Run]:
+def load_runs(
+    run_dirs: list[Path], records: Mapping[Path, list[AttemptRecord]] | None = None
+) -> list[Run]:
     """Load run directories (or results ``.jsonl`` files) in order.
 
     Args:
         run_dirs: directories written by ``truepass run`` or ``truepass judge``.
+        records: the records of some of them, already read (a run that has just written its
+            results.jsonl passes them, rather than have them read and validated again).
 
     Returns:
         One :class:`Run` per directory. Attempts are numbered from 1 across all runs, and a solver
@@ -67,7 +77,8 @@ def load_runs(run_dirs: list[Path]) -> list[Run]:
     runs: list[Run] = []
     names: Counter[str] = Counter()
     for path in run_dirs:
-        records = read_results(path, allow_empty=True)
+        known = (records or {}).get(path)
+        loaded = known if known is not None else read_results(path, allow_empty=True)
         run_dir = path if path.is_dir() else path.parent
         name = run_dir.resolve().name or str(run_dir)
         names[name] += 1
@@ -76,10 +87,9 @@ def load_runs(run_dirs: list[Path]) -> list[Run]:
         run = Run(path=run_dir, name=name, manifest=_manifest(run_dir))
         suite = run.manifest.get("suite")
         family = str(suite.get("family", "repair")) if isinstance(suite, dict) else "repair"
-        for record in records:
-            raw = record.model_dump(mode="json")
+        for record in loaded:
             run.attempts.append(
-                Attempt(record=record, raw=raw, run=name, label=record.solver, family=family)
+                Attempt(record=record, run=name, label=record.solver, family=family)
             )
         runs.append(run)
     solver_runs: dict[str, set[str]] = {}

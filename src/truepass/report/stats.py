@@ -137,7 +137,10 @@ def solver_stats(attempts: list[Attempt]) -> list[SolverStats]:
         by_label[a.label].append(a)
     out = []
     for label, group in by_label.items():
-        records = [a.record.model_copy(update={"solver": label}) for a in group]
+        records = [
+            a.record if a.record.solver == label else a.record.model_copy(update={"solver": label})
+            for a in group
+        ]
         family = _family(group[0].family)
         summary: SolverSummary = summarize(records[0].suite, records, family).solvers[0]
         used = [a.record.usage for a in group if a.record.usage is not None]

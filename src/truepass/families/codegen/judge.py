@@ -105,10 +105,14 @@ def candidate_code(answer: Answer) -> str | None:
 def judge_codegen(
     sample: CodegenSample, answer: Answer | None, check: CodegenCheck, pool: ExecPool
 ) -> Judged:
-    """Judge one attempt: visible cases, then (if they all pass) hidden cases."""
+    """Judge one attempt: visible cases, then (if they all pass) hidden cases.
+
+    ``duration_s`` is the time the check took in its worker, not the time it waited for one
+    (with many attempts in flight, most of an attempt's time in this process is that wait)."""
     started = time.monotonic()
     result = _judge(sample, answer, check, pool)
-    result.duration_s = round(time.monotonic() - started, 3)
+    if not result.duration_s:  # no check ran: invalid sample, no code, syntax error
+        result.duration_s = round(time.monotonic() - started, 3)
     return result
 
 
@@ -127,11 +131,6 @@ def _judge(
         changed_files=[SOLUTION_FILE],
         sandbox_tier=pool.sandbox,
     )
-    try:
-        ast.parse(code)
-    except SyntaxError as exc:
-        out.verdict, out.details = Verdict.BROKEN, f"syntax error line {exc.lineno}: {exc.msg}"
-        return out
     phases = _phases(sample)
     try:  # one check of every case, visible first: a child forked per attempt, not per phase
         result = _run_cases(sample, code, check, pool, out)
@@ -140,7 +139,10 @@ def _judge(
         return out
     if result.status == "broken":
         out.visible = _counts([], len(phases["visible"]), ok=False)
-        out.verdict, out.details = Verdict.BROKEN, result.error or "does not load"
+        out.verdict, out.details = (
+            Verdict.BROKEN,
+            _syntax_error(code) or result.error or "does not load",
+        )
         return out
     offset = 0
     for phase, cases in phases.items():
@@ -180,6 +182,18 @@ def _judge(
     return out
 
 
+def _syntax_error(code: str) -> str | None:
+    """Where ``code`` that did not load fails to parse, if that is why (parsed here only then:
+    the child compiles every candidate anyway)."""
+    try:
+        ast.parse(code)
+    except SyntaxError as exc:
+        return f"syntax error line {exc.lineno}: {exc.msg}"
+    except (ValueError, RecursionError, MemoryError) as exc:  # null bytes, absurd nesting
+        return f"does not parse: {type(exc).__name__}"
+    return None
+
+
 def _run_cases(
     sample: CodegenSample, code: str, check: CodegenCheck, pool: ExecPool, out: Judged
 ) -> CheckResult:
@@ -192,7 +206,11 @@ def _run_cases(
     ]
     for attempt in range(2):
         try:
-            return pool.check(code, sample.entry_point, cases, atol=sample.atol, int_is_float=True)
+            result = pool.check(
+                code, sample.entry_point, cases, atol=sample.atol, int_is_float=True
+            )
+            out.duration_s = round(result.duration_s, 3)
+            return result
         except SandboxError:
             if attempt:
                 raise

@@ -12,28 +12,33 @@
   var count = document.getElementById("f-count");
   var empty = document.getElementById("f-empty");
 
+  var noun = count.dataset.noun || "attempts";
+
+  // data-verdict and data-flags hold space-separated names (a sample row has several)
+  function words(value) { return value ? value.split(" ") : []; }
+
   function flagMatches(row, wanted) {
     if (!wanted) return true;
-    var flags = row.dataset.flags ? row.dataset.flags.split(" ") : [];
+    var flags = words(row.dataset.flags);
     if (wanted === "*") return flags.length > 0;
     if (wanted === "-") return flags.length === 0;
     return flags.indexOf(wanted) >= 0;
   }
 
   function applyFilters() {
-    var words = text.value.toLowerCase().split(/\s+/).filter(Boolean);
+    var terms = text.value.toLowerCase().split(/\s+/).filter(Boolean);
     var shown = 0;
     rows.forEach(function (row) {
       var ok = (!selects.solver.value || row.dataset.solver === selects.solver.value) &&
-        (!selects.verdict.value || row.dataset.verdict === selects.verdict.value) &&
+        (!selects.verdict.value || words(row.dataset.verdict).indexOf(selects.verdict.value) >= 0) &&
         (!selects.defect.value || row.dataset.defect === selects.defect.value) &&
         flagMatches(row, selects.flag.value) &&
-        words.every(function (w) { return row.dataset.text.indexOf(w) >= 0; });
+        terms.every(function (w) { return row.dataset.text.indexOf(w) >= 0; });
       row.hidden = !ok;
       if (ok) shown += 1;
     });
-    count.textContent = shown === rows.length ? rows.length + " attempts"
-      : shown + " of " + rows.length + " attempts";
+    count.textContent = shown === rows.length ? rows.length + " " + noun
+      : shown + " of " + rows.length + " " + noun;
     empty.hidden = shown !== 0;
   }
 
@@ -81,7 +86,7 @@
   var current = null;
   function route() {
     var id = decodeURIComponent(location.hash.slice(1));
-    var page = /^attempt-\d+$/.test(id) ? document.getElementById(id) : null;
+    var page = /^(attempt|sample)-\d+$/.test(id) ? document.getElementById(id) : null;
     if (current && current !== page) current.hidden = true;
     current = page;
     if (page) {
