@@ -144,3 +144,24 @@ def test_an_unreachable_model_endpoint_stops_the_run_before_any_sample(
     store = sqlite3.connect(tmp_path / "run" / "store.sqlite")
     assert store.execute("SELECT count(*) FROM attempts").fetchone() == (0,)  # nothing judged
     assert store.execute("SELECT count(*) FROM sample_checks").fetchone() == (0,)  # nor checked
+
+
+def test_outcomes_come_back_in_batches_of_what_has_arrived() -> None:
+    from concurrent.futures import Future, ThreadPoolExecutor
+
+    from truepass.runner import Results
+
+    results = Results()
+
+    def done(value: int) -> Future[int]:
+        f: Future[int] = Future()
+        f.set_result(value)
+        return f
+
+    with ThreadPoolExecutor(1) as pool:
+        for tag in range(5):
+            results.hand_off(pool, tag, lambda on_done, tag=tag: on_done(done(tag)))
+        results.hand_off(pool, 2, lambda on_done: on_done(done(99)))  # a duplicate: dropped
+    batches = list(results.take_batches(list(range(5)), most=2))
+    assert [len(b) for b in batches] == [2, 2, 1]  # everything had arrived: full batches
+    assert sorted(o.result() for b in batches for _, o in b) == [0, 1, 2, 3, 4]
