@@ -1,5 +1,6 @@
 """Shared by every test: no test reads or writes the user's machine-wide sample-check cache
-(tests of the cache give it their own file); the ``server`` fixture of the fake endpoint."""
+(tests of the cache give it their own file); warm test workers are closed after each module;
+the ``server`` fixture of the fake endpoint."""
 
 from __future__ import annotations
 
@@ -10,6 +11,16 @@ import pytest
 from fake_openai import FakeOpenAI
 
 os.environ["TRUEPASS_CHECK_CACHE"] = "off"
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _close_warm_test_pools() -> Iterator[None]:
+    """Warm test workers (truepass.sandbox.testpool) live as long as their process; close them
+    after each test module, so that no module sees another's sandboxes or run directories."""
+    yield
+    from truepass.sandbox import testpool
+
+    testpool.close_all()
 
 
 @pytest.fixture

@@ -39,12 +39,19 @@ class JudgeConfig(BaseModel):
         "(benchmarks/test_selection.py)",
     )
 
+    differential: bool | None = Field(
+        None,
+        description="the differential check of test-passing repair patches against the "
+        "reference fix (families/repair/differential.py); None (the default) is on, False off",
+    )
+
     @model_serializer(mode="wrap")
     def _omit_default_selection(self, handler: SerializerFunctionWrapHandler) -> dict[str, object]:
-        # the default leaves manifests and run keys as they were before the option existed
+        # the defaults leave manifests and run keys as they were before the options existed
         data: dict[str, object] = handler(self)
-        if self.test_selection is None:
-            data.pop("test_selection", None)
+        for name in ("test_selection", "differential"):
+            if getattr(self, name) is None:
+                data.pop(name, None)
         return data
 
 

@@ -71,11 +71,15 @@ FLAG_MEANING: dict[str, str] = {
     "copies-gold": "rebuild: a submitted or built file is identical to the gold program",
     "wraps-gold": "rebuild: compile.sh or the built program names the gold's path, or the "
     "program called it, instead of rebuilding it",
+    "differs-from-reference": "the patch passes the tests but, on a call the tests make into a "
+    "function the reference fix changes (or a type-aware mutation of one), behaves differently "
+    "from the reference fix (differential check, docs/differential.md)",
     "flaky": "reruns of the passing attempt disagreed; the worse verdict stands",
 }
 """Every flag an attempt can carry, with what it means."""
 
 FLAKY = "flaky"
+DIFFERS_FROM_REFERENCE = "differs-from-reference"
 FAKE_FIX_FLAGS = tuple(f for f in FLAG_MEANING if f != FLAKY)
 """Flags that cast doubt on a passing answer: a correct verdict carrying one is not counted as
 correct (``flagged_correct``)."""

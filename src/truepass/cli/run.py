@@ -39,6 +39,10 @@ SolverOpt = Annotated[list[str], typer.Option("--solver", help=SOLVER_HELP)]
 SelectionOpt = Annotated[bool | None, typer.Option("--test-selection/--no-test-selection",
     help="Run the hidden tests related to the change first and stop at the first that fails "
     "(same verdicts; it first measures a coverage map per sample). Default: off.")]  # fmt: skip
+DifferentialOpt = Annotated[bool | None, typer.Option("--differential/--no-differential",
+    help="Repair: compare each test-passing patch with the reference fix on replayed and "
+    "mutated calls (one more sandboxed test run each; flag differs-from-reference). "
+    "Default: on.")]  # fmt: skip
 
 
 def _execute(suite: Suite, specs: list[str], out: Path, jobs: int, limit: int | None,
@@ -58,8 +62,13 @@ def _execute(suite: Suite, specs: list[str], out: Path, jobs: int, limit: int | 
         raise typer.Exit(130) from None
 
 
-def _config(timeout: float, reruns: int, test_selection: bool | None) -> JudgeConfig:
-    return judge_config(timeout, reruns).model_copy(update={"test_selection": test_selection})
+def _config(
+    timeout: float, reruns: int, test_selection: bool | None, differential: bool | None = None
+) -> JudgeConfig:
+    # True is the default (None): kept as None so that manifests and run keys stay as they were
+    off = False if differential is False else None
+    update = {"test_selection": test_selection, "differential": off}
+    return judge_config(timeout, reruns).model_copy(update=update)
 
 
 def _report(result: RunResult, out: Path) -> None:
@@ -79,6 +88,7 @@ def run_cmd(
     timeout: TimeoutOpt = 60.0,
     reruns: RerunsOpt = 1,
     test_selection: SelectionOpt = None,
+    differential: DifferentialOpt = None,
     transform: TransformOpt = None,
     executor: ExecutorOpt = "local",
     check_cache: CheckCacheOpt = None,
@@ -89,7 +99,7 @@ def run_cmd(
     with errors():
         where = parse_executor(executor)
         loaded = load(suite, transform)
-        config = _config(timeout, reruns, test_selection)
+        config = _config(timeout, reruns, test_selection, differential)
         result = _execute(loaded, solver, out, jobs, limit, config, llm, where, check_cache)
     _report(result, out)
 
@@ -102,6 +112,7 @@ def judge_cmd(
     timeout: TimeoutOpt = 60.0,
     reruns: RerunsOpt = 1,
     test_selection: SelectionOpt = None,
+    differential: DifferentialOpt = None,
     executor: ExecutorOpt = "local",
     check_cache: CheckCacheOpt = None,
 ) -> None:
@@ -110,7 +121,7 @@ def judge_cmd(
         where = parse_executor(executor)
         loaded = load_suite(suite)
         result = _execute(loaded, [f"replay:{patches}"], out, jobs, None,
-                          _config(timeout, reruns, test_selection), executor=where,
+                          _config(timeout, reruns, test_selection, differential), executor=where,
                           check_cache=check_cache)  # fmt: skip
     _report(result, out)
 

@@ -18,6 +18,11 @@ to other processes, System V / POSIX IPC and keyrings (they would outlive the ch
 namespaces, io_uring, bpf, perf events, userfaultfd. Threads stay allowed; the worker's cgroup
 caps their number. Without seccomp, RLIMIT_NPROC=0 forbids new processes and threads instead.
 
+A :class:`Profile` says what a child may still do; the default is a function check's child
+(above). A warm test run's child (``pytestworker.py``) gets a wider one, as much as a cold test
+run may do: more writable directories, execute, TCP in the sandbox's own network namespace, new
+processes and signals (Landlock's signal scope keeps them off the worker).
+
 Between checks the worker kills every other process of its sandbox (:func:`kill_others`) and
 empties the writable directories (:func:`empty_dirs`).
 """
@@ -32,6 +37,7 @@ import os
 import resource
 import signal
 import stat
+from dataclasses import dataclass
 
 _libc = ctypes.CDLL(None, use_errno=True)
 _libc.syscall.restype = ctypes.c_long
@@ -42,7 +48,7 @@ _LANDLOCK_CREATE, _LANDLOCK_ADD, _LANDLOCK_RESTRICT = 444, 445, 446  # same on e
 _FS_READ = (1 << 2) | (1 << 3)  # READ_FILE | READ_DIR
 _FS_FILE = (1 << 1) | (1 << 2)  # WRITE_FILE | READ_FILE
 _FS_BITS = {1: 13, 2: 14, 3: 15, 4: 15, 5: 16}  # number of fs access bits per ABI
-_TRUNCATE = 1 << 14
+_EXECUTE, _TRUNCATE, _IOCTL_DEV = 1 << 0, 1 << 14, 1 << 15
 CLONE_THREAD = 0x10000
 
 DENIED = (
@@ -56,6 +62,19 @@ DENIED = (
     "open_by_handle_at", "name_to_handle_at", "fanotify_init", "mount_setattr", "fsopen",
     "fsmount", "fspick", "open_tree", "move_mount", "personality", "acct", "swapon", "reboot",
 )  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Profile:
+    """What a confined child may still do. The default is a function check's child: write only
+    beneath its scratch directory, no execute, no TCP, no new processes, :data:`DENIED`."""
+
+    writable: tuple[str, ...] = ()  # directories it may also write beneath (besides scratch)
+    devices: tuple[str, ...] = ("/dev/null",)  # files (or trees) it may read, write, ioctl
+    execute: bool = False  # may execute files (read-only everywhere but the writable trees)
+    tcp: bool = False  # may bind and connect TCP sockets (in the sandbox's network namespace)
+    processes: bool = False  # may start threads AND processes (no clone/clone3 rule)
+    denied: tuple[str, ...] = DENIED  # system calls that fail with EPERM
 
 
 def set_dumpable(flag: bool) -> None:
@@ -80,17 +99,25 @@ class Confinement:
         return {"landlock": self.landlock_abi, "seccomp": self.seccomp is not None}
 
 
-def prepare(scratch: str, *, use_landlock: bool = True, use_seccomp: bool = True) -> Confinement:
-    """Build the Landlock ruleset and the seccomp program (never raises: notes say what failed)."""
+def prepare(
+    scratch: str,
+    *,
+    use_landlock: bool = True,
+    use_seccomp: bool = True,
+    profile: Profile | None = None,
+) -> Confinement:
+    """Build the Landlock ruleset and the seccomp program of ``profile`` (default: a function
+    check's child); never raises: notes say what failed."""
     made = Confinement(scratch)
+    profile = profile or Profile()
     if use_landlock:
         try:
-            _prepare_landlock(made)
+            _prepare_landlock(made, profile)
         except OSError as exc:
             made.notes.append(f"landlock unavailable: {exc}")
     if use_seccomp:
         try:
-            made.seccomp = _export_seccomp()
+            made.seccomp = _export_seccomp(profile)
         except OSError as exc:
             made.notes.append(f"seccomp unavailable: {exc}")
     return made
@@ -108,19 +135,27 @@ class _PathBeneath(ctypes.Structure):
     _fields_ = [("allowed_access", ctypes.c_uint64), ("parent_fd", ctypes.c_int32)]
 
 
-def _prepare_landlock(made: Confinement) -> None:
+def _prepare_landlock(made: Confinement, profile: Profile) -> None:
     abi = _landlock(_LANDLOCK_CREATE, None, ctypes.c_size_t(0), ctypes.c_uint32(1))
     fs_all = (1 << _FS_BITS.get(abi, 16)) - 1
     attr = (ctypes.c_uint64 * 3)(fs_all, 0, 0)
     size = 8
     if abi >= 4:
-        attr[1], size = 0b11, 16  # BIND_TCP | CONNECT_TCP, no rule allows either
+        # BIND_TCP | CONNECT_TCP handled and no rule allows either; or not handled at all
+        attr[1], size = (0 if profile.tcp else 0b11), 16
     if abi >= 6:
         attr[2], size = 0b11, 24  # SCOPE_ABSTRACT_UNIX_SOCKET | SCOPE_SIGNAL
     fd = _landlock(_LANDLOCK_CREATE, ctypes.byref(attr), ctypes.c_size_t(size), ctypes.c_uint32(0))
     try:
         file_rights = _FS_FILE | (_TRUNCATE if abi >= 3 else 0)
-        for path, rights in (("/", _FS_READ), (made.scratch, fs_all), ("/dev/null", file_rights)):
+        read = _FS_READ
+        if profile.execute:  # and ioctl on devices (ABI 5+), as an unconfined process may
+            read |= _EXECUTE | (_IOCTL_DEV if abi >= 5 else 0)
+            file_rights |= _IOCTL_DEV if abi >= 5 else 0
+        rules = [("/", read), (made.scratch, fs_all)]
+        rules += [(path, fs_all) for path in profile.writable]
+        rules += [(path, file_rights) for path in profile.devices]
+        for path, rights in rules:
             parent = os.open(path, os.O_PATH | os.O_CLOEXEC)
             try:
                 rule = _PathBeneath(rights, parent)
@@ -143,7 +178,7 @@ class _ArgCmp(ctypes.Structure):
     ]
 
 
-def _export_seccomp() -> ctypes.Array[ctypes.c_char]:
+def _export_seccomp(profile: Profile) -> ctypes.Array[ctypes.c_char]:
     name = ctypes.util.find_library("seccomp") or "libseccomp.so.2"
     try:
         lib = ctypes.CDLL(name, use_errno=True)
@@ -172,10 +207,11 @@ def _export_seccomp() -> ctypes.Array[ctypes.c_char]:
             if rc < 0:
                 raise OSError(-rc, f"seccomp_rule_add({syscall})")
 
-        for syscall in DENIED:
+        for syscall in profile.denied:
             rule(eperm, syscall)
-        rule(eperm, "clone", _ArgCmp(0, 7, CLONE_THREAD, 0))  # SCMP_CMP_MASKED_EQ: no thread
-        rule(enosys, "clone3")
+        if not profile.processes:
+            rule(eperm, "clone", _ArgCmp(0, 7, CLONE_THREAD, 0))  # SCMP_CMP_MASKED_EQ: no thread
+            rule(enosys, "clone3")
         read_fd, write_fd = os.pipe()
         try:
             rc = lib.seccomp_export_bpf(ctx, write_fd)
@@ -216,15 +252,16 @@ def set_rlimits(*, memory_mb: int, file_size_mb: int, open_files: int, no_procs:
     if no_procs:
         values.append((resource.RLIMIT_NPROC, 0))
     for which, value in values:
-        _lower(which, value)
+        lower_limit(which, value)
 
 
 def set_cpu_limit(seconds: int) -> None:
     """RLIMIT_CPU, soft = hard (lowering it needs no privilege, even under seccomp)."""
-    _lower(resource.RLIMIT_CPU, seconds)
+    lower_limit(resource.RLIMIT_CPU, seconds)
 
 
-def _lower(which: int, value: int) -> None:
+def lower_limit(which: int, value: int) -> None:
+    """Set rlimit ``which`` to ``value``, soft = hard, never above the current hard limit."""
     _, hard = resource.getrlimit(which)
     if hard != resource.RLIM_INFINITY:
         value = min(value, hard)

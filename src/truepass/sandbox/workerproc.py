@@ -1,10 +1,12 @@
 """The trusted parent's side of one warm worker: start it in the sandbox, talk to it, kill it.
 
-The worker (``worker.py``, with ``confine.py`` and ``plainvalues.py`` beside it) is started with
-the same command line as every other sandboxed run (:class:`truepass.sandbox.bwrap.Plan`: all
-namespaces unshared, uid 65534, read-only system and interpreter, private tmpfs, cgroup, rlimits)
-and lives until the pool closes or it misbehaves. In the ``rlimits-only`` tier it runs with the
-fallback's namespaces and rlimits instead, in a private scratch directory, and says so.
+The worker (by default ``worker.py``, with ``checkchild.py``, ``confine.py`` and
+``plainvalues.py`` beside it; the warm test runner ships ``pytestworker.py`` too, see
+:class:`WorkerConfig`) is started with the same command line as every other sandboxed run
+(:class:`truepass.sandbox.bwrap.Plan`: all namespaces unshared, uid 65534, read-only system and
+interpreter, private tmpfs, cgroup, rlimits) and lives until the pool closes or it misbehaves. In
+the ``rlimits-only`` tier it runs with the fallback's namespaces and rlimits instead, in a private
+scratch directory, and says so.
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ from truepass.sandbox.fallback import namespaces
 from truepass.sandbox.models import Limits
 
 _SHIPPED = ("worker.py", "checkchild.py", "confine.py", "plainvalues.py")
+SHIPPED = _SHIPPED  # what every worker program needs beside it
 _U32 = 4
 START_TIMEOUT_S = 60.0
 
@@ -40,7 +43,14 @@ class WorkerDied(SandboxError):
 
 @dataclass(frozen=True)
 class WorkerConfig:
-    """What a worker process is started with (see :class:`truepass.sandbox.pool.ExecLimits`)."""
+    """What a worker process is started with (see :class:`truepass.sandbox.pool.ExecLimits`).
+
+    The fields after ``seccomp`` choose the worker program; their defaults are the function-level
+    worker (``worker.py``, standard library only). ``script`` is one of ``shipped``, files of
+    this package copied into the sandbox's inbox; ``env`` and ``ro_binds`` (host path, sandbox
+    path) come on top of the worker's own; ``file_size_mb`` and ``open_files`` are the worker's
+    rlimits, the ceiling of its children's.
+    """
 
     memory_mb: int
     child_limits: dict[str, int]  # memory_mb, file_size_mb, open_files of each check's child
@@ -50,6 +60,13 @@ class WorkerConfig:
     output_bytes: int
     landlock: bool
     seccomp: bool
+    script: str = "worker.py"
+    shipped: tuple[str, ...] = _SHIPPED
+    python_flags: tuple[str, ...] = ("-S", "-s", "-B")
+    env: tuple[tuple[str, str], ...] = ()
+    ro_binds: tuple[tuple[str, str], ...] = ()
+    file_size_mb: int = 16
+    open_files: int = 256
 
 
 @dataclass
@@ -105,7 +122,7 @@ class WorkerProcess:
         self._run_dir = run_dir = make_run_dir("sb" if self.tier == runner.BWRAP else "fb")
         run_dir.chmod(0o755)
         sources = Path(__file__).parent
-        write_files(run_dir / "in", {name: (sources / name).read_bytes() for name in _SHIPPED})
+        write_files(run_dir / "in", {name: (sources / name).read_bytes() for name in cfg.shipped})
         self._cgroups = RunCgroups.create(
             pids_max=cfg.max_threads + 8,
             memory_bytes=(cfg.memory_mb + 256 + cfg.disk_mb) << 20,
@@ -118,12 +135,14 @@ class WorkerProcess:
             "TRUEPASS_LANDLOCK": "1" if cfg.landlock else "0",
             "TRUEPASS_SECCOMP": "1" if cfg.seccomp else "0",
             "TRUEPASS_CHILD_LIMITS": json.dumps(cfg.child_limits),
+            **dict(cfg.env),
         }  # fmt: skip
         limits = Limits(
             timeout_s=1, memory_mb=cfg.memory_mb + 256, cpu_s=10_000_000,
-            max_processes=cfg.max_threads + 8, file_size_mb=16, disk_mb=cfg.disk_mb,
-            open_files=256,
+            max_processes=cfg.max_threads + 8, file_size_mb=cfg.file_size_mb,
+            disk_mb=cfg.disk_mb, open_files=cfg.open_files,
         )  # fmt: skip
+        python = [sys.executable, *cfg.python_flags]
         status_w = -1
         if self.tier == runner.BWRAP:
             self._status_r, status_w = os.pipe()
@@ -131,8 +150,8 @@ class WorkerProcess:
                        TRUEPASS_SCRUB="/tmp:/dev/shm:/workspace")  # fmt: skip
             plan = Plan(
                 privileged=runner._bwrap_mode()[0] == "privileged", run_dir=run_dir,
-                argv=[sys.executable, "-S", "-s", "-B", f"{INBOX}/worker.py"], env=env,
-                limits=limits, ro_binds=[(p, p) for p in interpreter_paths()],
+                argv=[*python, f"{INBOX}/{cfg.script}"], env=env, limits=limits,
+                ro_binds=[(p, p) for p in interpreter_paths()] + list(cfg.ro_binds),
                 status_fd=status_w, cgroup_join=self._cgroups.join_script(), nproc=None,
             )  # fmt: skip
             plan.prepare()
@@ -146,7 +165,7 @@ class WorkerProcess:
                        TRUEPASS_OWN_PIDNS="1" if pidns else "0")  # fmt: skip
             script = self._cgroups.join_script() + 'exec "$@"\n'
             prlimit = [tool("prlimit") or "prlimit", *rlimit_args(limits, None), "--"]
-            worker = [sys.executable, "-S", "-s", "-B", str(run_dir / "in" / "worker.py")]
+            worker = [*python, str(run_dir / "in" / cfg.script)]
             cmd = ["/bin/sh", "-c", script, "truepass-setup", *namespaces(), *prlimit, *worker]
             host_env, pass_fds = env, ()
         stderr = open(run_dir / "worker.err", "wb")  # noqa: SIM115 - closed right below

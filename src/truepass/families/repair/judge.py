@@ -14,7 +14,7 @@ from collections.abc import Callable
 
 from truepass.answers import Answer
 from truepass.errors import PatchError, SandboxError
-from truepass.families.repair import selection
+from truepass.families.repair import differential, selection
 from truepass.families.repair.checks import RepairCheck
 from truepass.families.repair.fakefix import detect_fake_fix
 from truepass.families.repair.runners import runner_for
@@ -180,6 +180,8 @@ def judge(
     started = time.monotonic()
     retries = [0]
     result = _judge(sample, answer, check, config, _runner(sample, config, retries))
+    if result.verdict in differential.CHECKED and check.valid:
+        differential.flag_attempt(sample, answer, result, config)
     result.named_cause = _named_cause(sample, answer)
     result.infra_retries = retries[0]
     result.duration_s = round(time.monotonic() - started, 3)

@@ -41,9 +41,31 @@ class TestRunner(Protocol):
 
 
 class PytestRunner:
-    """Python: pytest with the ``_truepass_reporter`` plugin (or the sample's own command)."""
+    """Python: pytest with the ``_truepass_reporter`` plugin (or the sample's own command).
 
-    run = staticmethod(run_tests)
+    pytest runs are warm where possible (a worker of this process's warm pool forks a fresh
+    confined child per run: :mod:`truepass.sandbox.testpool`), cold otherwise; ``warm`` True or
+    False forces one where both are possible, None (the default) follows
+    ``TRUEPASS_WARM_TESTS`` (warm unless ``0``). Both give the same :class:`TestRun`.
+    """
+
+    def __init__(self, warm: bool | None = None) -> None:
+        self.warm = warm
+
+    def run(
+        self,
+        sample: RepairSample,
+        code: dict[str, str],
+        tests: dict[str, str],
+        *,
+        limits: Limits,
+        coverage: bool = False,
+        first: list[str] | None = None,
+    ) -> TestRun:
+        """One test run (see :func:`~truepass.families.repair.testrun.run_tests`)."""
+        return run_tests(
+            sample, code, tests, limits=limits, coverage=coverage, first=first, warm=self.warm
+        )
 
     def per_test(self, sample: RepairSample) -> bool:
         return is_pytest_command(sample.test_command)

@@ -2,11 +2,19 @@
 
 Outcomes come from the result channel written by the ``_truepass_reporter`` pytest plugin, never
 from the candidate's stdout or files; the caller compares them with the tests the suite expects.
+
+A pytest run is *warm* where it can be (:mod:`truepass.sandbox.testpool`: a sandboxed worker
+with pytest imported forks a fresh confined child per run) and *cold* otherwise
+(:func:`~truepass.sandbox.run_sandboxed`: bubblewrap and a new interpreter per run). Both give
+the same :class:`TestRun` for the same input. Cold: custom (non-pytest) test commands, coverage
+runs, the ``rlimits-only`` tier, ``warm=False`` or ``TRUEPASS_WARM_TESTS=0``, and any run the
+warm pool could not carry out.
 """
 
 from __future__ import annotations
 
 import json
+import logging
 import os
 import re
 import sys
@@ -15,7 +23,11 @@ from importlib import resources
 from pathlib import Path
 
 from truepass.families.repair.schema import RepairSample
-from truepass.sandbox import Limits, SandboxResult, run_sandboxed
+from truepass.sandbox import Limits, SandboxResult, run_sandboxed, testpool
+from truepass.sandbox.execution import sandbox_env
+from truepass.sandbox.precompiled import compiled_for, rewrites_for
+
+log = logging.getLogger(__name__)
 
 HARNESS_MOUNT = "/opt/truepass-harness"
 OUTPUT_TAIL = 4000
@@ -46,6 +58,7 @@ class TestRun:
     duration_s: float = 0.0
     trusted_channel: bool = True  # False for custom test commands judged by exit code only
     stopped: str = ""  # the test run first that did not pass, when it stopped the session
+    warm: bool = False  # run by a warm worker (testpool), not a sandbox of its own
 
     @property
     def passed(self) -> set[str]:
@@ -89,11 +102,14 @@ def run_tests(
     limits: Limits,
     coverage: bool = False,
     first: list[str] | None = None,
+    warm: bool | None = None,
 ) -> TestRun:
     """Lay out ``code`` and pristine ``tests`` in a fresh workspace and run them sandboxed.
 
     ``first``: test ids the harness runs before the others; the session stops as soon as one of
     them does not pass (``TestRun.stopped``). Ignored with a non-pytest test command.
+    ``warm``: True or False forces a warm or a cold run where both are possible; None (the
+    default) asks ``TRUEPASS_WARM_TESTS`` (warm unless it says ``0``).
     """
     files = {**code, **tests}
     argv = build_argv(sample, sorted(tests))
@@ -106,10 +122,59 @@ def run_tests(
         env["TRUEPASS_COVERAGE"] = "1"
     if first is not None:
         env["TRUEPASS_SELECT"] = json.dumps({"mode": "first", "ids": first})
+    pytest = is_pytest_command(sample.test_command)
+    if pytest and not coverage and testpool.warm_wanted(warm):
+        pristine = {p: c for p, c in code.items() if sample.files.get(p) == c and p not in tests}
+        result = _run_warm(argv, files, tests, pristine, env, limits)
+        if result is not None:
+            run = parse_run(result, pytest=True)
+            run.warm = True
+            return run
     result = run_sandboxed(
         argv, files, limits=limits, env=env, ro_binds={str(harness_dir()): HARNESS_MOUNT}
     )
-    return parse_run(result, pytest=is_pytest_command(sample.test_command))
+    return parse_run(result, pytest=pytest)
+
+
+WARM_PLUGINS = ("_truepass_reporter",)  # every pytest run's `-p` plugins (build_argv)
+
+
+def warm_pool_key(limits: Limits) -> testpool.PoolKey:
+    """The key of this process's warm pool for runs under ``limits`` (runs differing only in
+    ``timeout_s`` or ``cpu_s`` share it)."""
+    return testpool.PoolKey(
+        limits=limits,
+        ro_binds=((str(harness_dir()), HARNESS_MOUNT),),
+        pythonpath=HARNESS_MOUNT,
+        plugins=WARM_PLUGINS,
+    )
+
+
+def _run_warm(
+    argv: list[str],
+    files: dict[str, str],
+    tests: dict[str, str],
+    pristine: dict[str, str],
+    env: dict[str, str],
+    limits: Limits,
+) -> SandboxResult | None:
+    """The run on this process's warm pool; None when it must be cold (no pool here, or the
+    pool could not carry it out: said in the log). ``tests`` and ``pristine`` (the sample's
+    code files the patch left unchanged) are compiled here once (:mod:`~truepass.sandbox.
+    precompiled`); nothing the candidate wrote is."""
+    pool = testpool.shared_pool(warm_pool_key(limits))
+    if pool is None:
+        return None
+    # everything a cold run's process finds in its environment; the prelude's shell adds PWD
+    full_env = sandbox_env(home="/tmp", channel_fd=-1, extra=env)
+    full_env["PWD"] = testpool.WORKSPACE
+    try:
+        args = argv[argv.index("pytest") + 1 :]
+        compiled = {"rewrites": rewrites_for(tests), "compiled": compiled_for(pristine)}
+        return pool.run(args, full_env, files, compiled, limits)
+    except testpool.WarmUnavailable as exc:
+        log.info("warm test run failed, running it cold: %s", exc)
+        return None
 
 
 _TIMING = re.compile(r" in \d+(?:\.\d+)?s(?: \(\d+:\d\d:\d\d\))?")

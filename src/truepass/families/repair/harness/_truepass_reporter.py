@@ -4,6 +4,10 @@ through the result channel, a pipe the harness holds, never through stdout or a 
 It is loaded before any conftest or test module, takes the channel's descriptor out of the
 environment and keeps its own reference, so the candidate's code cannot find it by name.
 Standard library and pytest only: this file runs with the candidate, not with truepass.
+
+A cold run imports it once per test process and reads the environment then. A warm test runner
+(``truepass.sandbox.pytestworker``) imports it once per worker, before any run exists, and calls
+:func:`load_environment` again in each run's child, after setting that run's environment.
 """
 
 from __future__ import annotations
@@ -11,20 +15,36 @@ from __future__ import annotations
 import json
 import os
 import sys
+from typing import Any, TextIO
 
 import pytest
 
-_FD = int(os.environ.pop("TRUEPASS_CHANNEL_FD", "-1"))
-_CHANNEL = os.fdopen(os.dup(_FD), "w", buffering=1, encoding="utf-8") if _FD >= 0 else sys.stderr
-if _FD >= 0:
-    os.close(_FD)
-_WANT_COVERAGE = os.environ.pop("TRUEPASS_COVERAGE", "") == "1"
-_TEST_FILES = set(filter(None, os.environ.pop("TRUEPASS_TEST_FILES", "").split(os.pathsep)))
-_SELECT = json.loads(os.environ.pop("TRUEPASS_SELECT", "null") or "null")
-_FIRST = frozenset(_SELECT.get("ids", [])) if isinstance(_SELECT, dict) else frozenset()
+_CHANNEL: TextIO = sys.stderr
+_WANT_COVERAGE = False
+_TEST_FILES: set[str] = set()
+_SELECT: Any = None
+_FIRST: frozenset[str] = frozenset()
 _SESSION = None
 _cov = None
 _contexts: dict[str, str] = {}
+
+
+def load_environment() -> None:
+    """Take this run's channel and settings out of the environment (and out of reach)."""
+    global _CHANNEL, _WANT_COVERAGE, _TEST_FILES, _SELECT, _FIRST, _SESSION, _cov
+    fd = int(os.environ.pop("TRUEPASS_CHANNEL_FD", "-1"))
+    _CHANNEL = os.fdopen(os.dup(fd), "w", buffering=1, encoding="utf-8") if fd >= 0 else sys.stderr
+    if fd >= 0:
+        os.close(fd)
+    _WANT_COVERAGE = os.environ.pop("TRUEPASS_COVERAGE", "") == "1"
+    _TEST_FILES = set(filter(None, os.environ.pop("TRUEPASS_TEST_FILES", "").split(os.pathsep)))
+    _SELECT = json.loads(os.environ.pop("TRUEPASS_SELECT", "null") or "null")
+    _FIRST = frozenset(_SELECT.get("ids", [])) if isinstance(_SELECT, dict) else frozenset()
+    _SESSION, _cov = None, None
+    _contexts.clear()
+
+
+load_environment()
 
 
 def _emit(event: str, **data: object) -> None:

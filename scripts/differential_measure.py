@@ -1,0 +1,187 @@
+"""Measure the differential check (docs/differential.md): recall on overfitting patches with the
+hidden tests removed, false alarms on the labelled genuine set, and the cost per attempt beside
+the test runs, each split into the tuning part and the held-out part.
+
+    .venv/bin/python scripts/differential_measure.py [--split tune|heldout|all] [--jobs 2]
+        [--out /tmp/differential.json]
+    .venv/bin/python scripts/differential_measure.py --run RUN_DIR --suite SUITE [--jobs 2]
+
+The second form reads a run's results.jsonl instead: its attempts judged ``overfit`` are checked
+with the hidden tests removed (recall), those judged ``correct`` with all their tests (how many
+the check flags; nobody has read them, so these are not labelled false alarms).
+
+The labelled data is tests/data/differential/ (``overfit.jsonl``: mini's ``known_overfit``
+patches and a template patch read as wrong; ``genuine.jsonl``: reference fixes rewritten by hand
+in another style, and baseline:templates' patches judged correct on mini and read as genuine).
+Every patch is first judged by the tests alone (the differential check off: its time is the
+tests' cost), then checked (its time is the check's cost).
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import json
+import sqlite3
+import statistics
+import sys
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+from truepass.answers import Answer
+from truepass.families.repair import differential
+from truepass.families.repair.judge import check_sample, judge
+from truepass.families.repair.schema import RepairSample
+from truepass.judged import JudgeConfig
+from truepass.patches.apply import apply_to_sample, unified_diff
+from truepass.sandbox import Limits
+from truepass.suites.loader import load_suite
+from truepass.vocabulary import Verdict
+
+DATA = Path(__file__).resolve().parent.parent / "tests" / "data" / "differential"
+CONFIG = JudgeConfig(limits=Limits(timeout_s=60), reruns=0, differential=False)
+
+
+def rewrite_diff(sample: RepairSample, function: str, code: str) -> str:
+    """The diff replacing the first ``def function`` of the sample's code by ``code``."""
+    for path, text in sample.files.items():
+        if not path.endswith(".py"):
+            continue
+        for node in ast.walk(ast.parse(text)):
+            if isinstance(node, ast.FunctionDef) and node.name == function:
+                lines = text.splitlines(keepends=True)
+                start = min([node.lineno, *(d.lineno for d in node.decorator_list)]) - 1
+                new = "".join(lines[:start]) + code + "".join(lines[node.end_lineno :])
+                return unified_diff({path: text}, {path: new})
+    raise LookupError(f"{sample.id}: no function {function}")
+
+
+def without_hidden(sample: RepairSample) -> RepairSample:
+    data = sample.model_dump()
+    data["tests"]["hidden"] = {}
+    if data["tests"].get("expected"):
+        data["tests"]["expected"]["hidden"] = None
+    return RepairSample(**data)
+
+
+def measure(row: dict, samples: dict[str, RepairSample], label: str) -> dict:
+    sample = samples[row["sample"]]
+    if label == "overfit":
+        sample = without_hidden(sample)
+        diff = row.get("diff") or sample.known_overfit
+    elif row["source"] == "rewrite":
+        diff = rewrite_diff(sample, row["function"], row["code"])
+    else:
+        diff = row["diff"]
+    check = check_sample(sample, CONFIG)
+    answer = Answer(diff=diff)
+    started = time.monotonic()
+    judged = judge(sample, answer, check, CONFIG)
+    tests_s = time.monotonic() - started
+    out = {**{k: row[k] for k in ("sample", "source", "split")}, "label": label,
+           "verdict": judged.verdict.value, "tests_s": round(tests_s, 3)}  # fmt: skip
+    if judged.verdict not in differential.CHECKED:
+        out["status"] = "not-passing"
+        return out
+    code = apply_to_sample(sample, answer).files
+    result = differential.check(sample, code, CONFIG.limits)
+    out.update(status=result.status, reason=result.reason, compared=result.compared,
+               differing=result.differing, dropped=dict(result.dropped),
+               check_s=result.duration_s, flagged=result.differs,
+               witness=result.witness.explain() if result.witness else "")  # fmt: skip
+    return out
+
+
+def _rate(rows: list[dict]) -> str:
+    n = len(rows)
+    k = sum(bool(r.get("flagged")) for r in rows)
+    return f"{k}/{n} ({100 * k / n:.0f}%)" if n else "-"
+
+
+TITLES = {"overfit": "overfit, hidden tests removed", "genuine": "genuine"}
+
+
+def table(results: list[dict]) -> str:
+    """The measurement table (markdown): per labelled set and part, the patches, how many the
+    check compared, flagged, skipped and why, and those the tests alone did not pass."""
+    lines = [
+        "| set | part | patches | flagged / passing the tests | compared | skipped: same code "
+        "as the reference | skipped: no function | not passing |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    for label, title in TITLES.items():
+        for part in ("tune", "heldout", "all"):
+            rows = [r for r in results if r["label"] == label and r["split"] == part]
+            if not rows:
+                continue
+            passing = [r for r in rows if r.get("status") != "not-passing"]
+            compared = sum(r.get("status") == "compared" for r in passing)
+            same = sum("reference fix's" in r.get("reason", "") for r in passing)
+            none = sum("no function" in r.get("reason", "") for r in passing)
+            lines.append(
+                f"| {title} | {part} | {len(rows)} | {_rate(passing)} | {compared} | {same} | "
+                f"{none} | {len(rows) - len(passing)} |"
+            )
+    checked = [r for r in results if r.get("status") == "compared"]
+    if checked:
+        tests = statistics.median(r["tests_s"] for r in checked)
+        cost = statistics.median(r["check_s"] for r in checked)
+        worst = max(r["check_s"] for r in checked)
+        lines += [
+            "",
+            f"cost per checked attempt (median of {len(checked)}): the tests {tests:.2f} s, "
+            f"the differential check {cost:.2f} s ({100 * cost / tests:.0f}% of the tests; "
+            f"slowest check {worst:.2f} s)",
+        ]
+    return "\n".join(lines)
+
+
+def _records(run: Path) -> list[dict]:
+    """A run's records: results.jsonl, or the store of a run still going."""
+    if (run / "results.jsonl").exists():
+        return [json.loads(line) for line in (run / "results.jsonl").read_text().splitlines()]
+    with sqlite3.connect(run / "store.sqlite") as db:
+        return [json.loads(r) for (r,) in db.execute("SELECT record FROM attempts")]
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--split", default="tune", choices=("tune", "heldout", "all"))
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--out", default="")
+    parser.add_argument("--run", default="", help="a run directory (results.jsonl)")
+    parser.add_argument("--suite", default="mini", help="the run's suite")
+    args = parser.parse_args()
+    samples = {s.id: s for s in load_suite(args.suite).samples}
+    todo = []
+    if args.run:
+        for rec in _records(Path(args.run)):
+            if rec["verdict"] in ("overfit", "correct") and rec["sample_id"] in samples:
+                label = "overfit" if rec["verdict"] == "overfit" else "genuine"
+                row = {"sample": rec["sample_id"], "source": "run", "split": "all",
+                       "diff": rec["patch"]}  # fmt: skip
+                todo.append((row, label))
+    for label in () if args.run else ("overfit", "genuine"):
+        for line in (DATA / f"{label}.jsonl").read_text().splitlines():
+            row = json.loads(line)
+            if args.split in ("all", row["split"]):
+                todo.append((row, label))
+    with ThreadPoolExecutor(args.jobs) as pool:
+        results = list(pool.map(lambda t: measure(t[0], samples, t[1]), todo))
+    for r in results:
+        mark = "FLAG" if r.get("flagged") else "    "
+        print(
+            f"{mark} {r['label']:8} {r['split']:7} {r['sample']:32} {r['source']:20} "
+            f"{r['verdict']:9} {r.get('status', '')} {r.get('reason', '')} "
+            f"{r.get('witness', '')[:160]}"
+        )
+    print()
+    print(table(results))
+    if args.out:
+        Path(args.out).write_text(json.dumps(results, indent=1))
+    return 0 if all(r["verdict"] != Verdict.INFRA_ERROR for r in results) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

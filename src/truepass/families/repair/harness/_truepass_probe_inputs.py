@@ -1,0 +1,185 @@
+"""Inputs the differential probe replays beyond the recorded calls (in the sandbox, with
+``_truepass_probe``; standard library and the shipped copy of truepass harden's engine only).
+
+From the calls the tests made into one function (each an argument tuple and keyword dict, the
+receiver first for a method), per argument:
+
+* ``none``: None in place of an object (not of a plain value: a number, a string or a
+  container, unless a recorded call passed None there);
+* ``boundary``: harden's boundary values of a plain value (empties, 0/1/-1, the observed
+  extremes and one beyond, singletons ...), the same one level down inside lists, tuples and
+  dict values, and the *seeds*: the constants of the changed function (the reference's and the
+  buggy code's, sent by the parent) and the plain attributes of the receiver, each with one
+  below and one above for numbers, alone and joined to the recorded value for strings;
+* ``swap``: two positional arguments of the same type swapped, and two attributes of the
+  receiver holding plain values of the same type (a queue's two stacks, say) swapped;
+* ``random``: harden's type-aware random mutants.
+
+Numbers stay within harden's inferred domain except the seeds; inputs keep the likely
+invariants of the recorded arguments (sorted, distinct, non-empty ...), as harden's do.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable
+from typing import Any
+
+Call = tuple[tuple[Any, ...], dict[str, Any]]
+Input = tuple[str, tuple[Any, ...], dict[str, Any]]
+KINDS = ("none", "swap", "boundary", "random")
+
+
+def _plain(pv: Any, value: Any) -> bool:
+    try:
+        pv.check_plain(value)
+    except (TypeError, ValueError, RecursionError):
+        return False
+    return True
+
+
+def _seeded(value: Any, seeds: list[Any]) -> list[Any]:
+    """Values of ``value``'s type made from the seeds."""
+    kind = type(value)
+    out: list[Any] = []
+    for s in seeds:
+        if kind in (int, float) and type(s) in (int, float) and not isinstance(s, bool):
+            out += [kind(s) - 1, kind(s), kind(s) + 1] if kind is int or s == int(s) else [kind(s)]
+        elif kind is str and type(s) is str and len(s) <= 20:
+            out += [s, value + s, s + value]
+    return out
+
+
+def _nested(value: Any, path: str, edges: Callable[[Any, str], Any], depth: int = 0) -> Any:
+    """Edges one level down: a list item, a tuple slot or a dict value replaced."""
+    kind = type(value)
+    if depth > 1:
+        return
+    if kind is list:
+        for i, item in enumerate(value[:2]):
+            for e in itertools.chain(
+                edges(item, path + "[]"), _nested(item, path + "[]", edges, depth + 1)
+            ):
+                yield [*value[:i], e, *value[i + 1 :]]
+    elif kind is dict:
+        for key in list(value)[:3]:
+            sub = path + "{v}"
+            for e in itertools.chain(
+                edges(value[key], sub), _nested(value[key], sub, edges, depth + 1)
+            ):
+                yield {**value, key: e}
+    elif kind is tuple:
+        for j, item in enumerate(value):
+            sub = f"{path}({j})"
+            for e in _nested(item, sub, edges, depth + 1):
+                yield (*value[:j], e, *value[j + 1 :])
+
+
+def generate(
+    calls: list[Call],
+    skip: int,
+    seeds: list[Any],
+    lib: dict[str, Any],
+    key: Callable[[tuple[Any, ...], dict[str, Any]], str],
+    seen: set[str],
+    *,
+    seed: int,
+    name: str,
+    cap: int,
+    copier: Callable[[Any], Any],
+    randoms: int = 8,
+) -> list[Input]:
+    """Up to ``cap`` new inputs (see the module docstring), ``none`` ones first, then swaps,
+    boundary and random ones; ``skip`` leading arguments (the receiver) are never changed."""
+    inputs, values, pv, learned = lib["inputs"], lib["values"], lib["pv"], lib["invariants"]
+    rows = [[*args[skip:], *(kwargs[k] for k in sorted(kwargs))] for args, kwargs in calls]
+    profiles = values.profile(rows)
+    invariants = learned.learn(rows)
+    state_seeds = [v for args, _ in calls[:5] for r in args[:skip] for v in _attributes(r)]
+    all_seeds = list(
+        dict.fromkeys(s for s in [*seeds, *state_seeds] if type(s) in (int, float, str))
+    )
+    rng = values.rng_for(seed, name)
+    mutator = inputs.Mutator(profiles, rng)
+    found: dict[str, list[Input]] = {k: [] for k in KINDS}
+    keys = set(seen)
+    none_ok = {str(p) for row in rows for p, v in enumerate(row) if v is None}
+
+    def add(kind: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
+        if kind != "none" and invariants:
+            names = sorted(kwargs)
+            row = learned.repair(invariants, [*args[skip:], *(kwargs[k] for k in names)])
+            if row is None:
+                return
+            n = len(args) - skip
+            args, kwargs = (*args[:skip], *row[:n]), dict(zip(names, row[n:], strict=True))
+        try:
+            k = key(args, kwargs)
+        except Exception:
+            return
+        if k not in keys:
+            keys.add(k)
+            found[kind].append((kind, args, kwargs))
+
+    def edges(value: Any, path: str) -> Any:
+        return itertools.islice(inputs.boundary_values(value, path, profiles), 10)
+
+    for args, kwargs in calls:
+        for receiver in args[:skip]:
+            for swapped in _swapped_state(receiver, copier):
+                add("swap", (swapped, *args[1:]), kwargs)
+        for a, b in itertools.combinations(range(skip, len(args)), 2):
+            if type(args[a]) is type(args[b]) and args[a] is not args[b]:
+                swapped = list(args)
+                swapped[a], swapped[b] = swapped[b], swapped[a]
+                add("swap", tuple(swapped), kwargs)
+        slots = [(j, None) for j in range(skip, len(args))] + [(None, k) for k in sorted(kwargs)]
+        for pos, (j, k) in enumerate(slots):
+            value = args[j] if j is not None else kwargs[k]
+            path = str(pos)
+
+            def put(
+                kind: str, new: Any, j: Any = j, k: Any = k, args: Any = args, kwargs: Any = kwargs
+            ) -> None:
+                if j is not None:
+                    add(kind, (*args[:j], new, *args[j + 1 :]), kwargs)
+                else:
+                    add(kind, args, {**kwargs, k: new})
+
+            plain = _plain(pv, value)
+            if value is not None and (not plain or path in none_ok):
+                put("none", None)
+            if not plain:
+                continue
+            for edge in [*edges(value, path), *_seeded(value, all_seeds)]:
+                put("boundary", edge)
+            for edge in itertools.islice(_nested(value, path, edges), 20):
+                put("boundary", edge)
+            for _ in range(randoms):
+                put("random", mutator.mutate(value, path))
+    rng.shuffle(found["random"])
+    return [case for kind in KINDS for case in found[kind]][:cap]
+
+
+def _attributes(obj: Any) -> list[Any]:
+    """Plain scalar attributes of a receiver (its limits, sizes, names): seeds of the inputs."""
+    state = getattr(obj, "__dict__", None)
+    if not isinstance(state, dict):
+        return []
+    return [v for v in list(state.values())[:30] if type(v) in (int, float, str)]
+
+
+def _swapped_state(obj: Any, copier: Callable[[Any], Any]) -> list[Any]:
+    """Copies of a receiver with two of its attributes that hold plain containers of the same
+    type swapped (at most three such copies)."""
+    state = getattr(obj, "__dict__", None)
+    if not isinstance(state, dict):
+        return []
+    names = [k for k, v in state.items() if type(v) in (list, dict, set, tuple, str)]
+    out = []
+    for a, b in itertools.combinations(names[:8], 2):
+        if type(state[a]) is type(state[b]) and state[a] != state[b] and len(out) < 3:
+            other = copier(obj)
+            other.__dict__[a], other.__dict__[b] = other.__dict__[b], other.__dict__[a]
+            out.append(other)
+    return out
