@@ -28,6 +28,7 @@ from truepass.families.repair.schema import RepairSample, is_test_or_runner_file
 from truepass.families.repair.testrun import (
     HARNESS_MOUNT,
     build_argv,
+    channel_events,
     harness_dir,
     is_pytest_command,
 )
@@ -195,13 +196,7 @@ def read_outcome(channel: str, targets: list[Target]) -> Outcome:
     )
     verdicts = Verdicts()
     done = False
-    for raw in channel.splitlines():
-        try:
-            event = json.loads(raw)
-        except json.JSONDecodeError:
-            continue
-        if not isinstance(event, dict):
-            continue
+    for event in channel_events(channel):
         kind = event.get("event")
         if kind == "start":
             outcome.status, outcome.reason = "compared", ""

@@ -18,6 +18,7 @@ import logging
 import os
 import re
 import sys
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
@@ -202,15 +203,20 @@ def parse_run(result: SandboxResult, *, pytest: bool) -> TestRun:
     )
     if not pytest:
         return run
-    for raw in result.channel.decode("utf-8", errors="replace").splitlines():
+    for event in channel_events(result.channel.decode("utf-8", errors="replace")):
+        _absorb(run, event)
+    return run
+
+
+def channel_events(channel: str) -> Iterator[dict]:  # type: ignore[type-arg]
+    """The JSON objects of a result channel, one per line; malformed lines are skipped."""
+    for raw in channel.splitlines():
         try:
             event = json.loads(raw)
         except json.JSONDecodeError:
             continue
-        if not isinstance(event, dict):
-            continue
-        _absorb(run, event)
-    return run
+        if isinstance(event, dict):
+            yield event
 
 
 def _absorb(run: TestRun, event: dict) -> None:  # type: ignore[type-arg]
