@@ -20,6 +20,7 @@ import itertools
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from truepass import pyast
 from truepass.harden.values import rng_for
 from truepass.solvers.mutations import EXPR_OPERATORS
 from truepass.solvers.sourcefile import Edit, SourceFile
@@ -104,7 +105,7 @@ def mutants_of(
                 text = _render(src, edits)
                 if text is None:
                     continue
-                shape = _shape(ast.parse(text))
+                shape = _shape(pyast.parse(text))
                 if shape in seen:
                     continue
                 seen.add(shape)
@@ -119,7 +120,7 @@ def mutants_of(
 def _render(src: SourceFile, edits: tuple[Edit, ...]) -> str | None:
     try:
         text = src.apply(edits)
-        ast.parse(text)
+        pyast.parse(text)
     except (SyntaxError, ValueError, UnicodeDecodeError):
         return None
     return text

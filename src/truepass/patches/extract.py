@@ -19,6 +19,8 @@ import ast
 import re
 from dataclasses import dataclass
 
+from truepass import pyast
+
 FENCE = re.compile(r"^(`{3,}|~{3,})[ \t]*([\w+-]*)[^\n]*\n(.*?)^\1[ \t]*$", re.S | re.M)
 
 
@@ -31,7 +33,7 @@ class Extracted:
 
 def _defines(code: str, name: str) -> bool:
     try:
-        tree = ast.parse(code)
+        tree = pyast.parse(code)
     except SyntaxError:
         return False
     return any(
@@ -42,7 +44,7 @@ def _defines(code: str, name: str) -> bool:
 def prelude(prompt: str, entry_point: str) -> str:
     """The prompt without the entry point's own definition: imports and helpers."""
     try:
-        tree = ast.parse(prompt)
+        tree = pyast.parse(prompt)
     except SyntaxError:
         return ""
     lines = prompt.splitlines(keepends=True)

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import PurePosixPath
 from typing import Literal
 
+from truepass import pyast
 from truepass.families.repair.schema import is_test_or_runner_file
 
 BlockKind = Literal["whole-file", "function"]
@@ -71,7 +72,7 @@ def _mention(text: str, files: dict[str, str]) -> str | None:
 
 def _def_names(text: str) -> set[str]:
     try:
-        tree = ast.parse(textwrap.dedent(text))
+        tree = pyast.parse(textwrap.dedent(text))
     except (SyntaxError, ValueError):
         return set()
     return {n.name for n in ast.walk(tree) if isinstance(n, _DEF | ast.ClassDef)}
@@ -85,14 +86,14 @@ def _merge(path: str, current: str, body: str, named: bool) -> tuple[str, BlockK
         return body, "whole-file"
     try:
         try:
-            btree = ast.parse(body)
+            btree = pyast.parse(body)
         except SyntaxError:  # a method copied with its indentation
             body = textwrap.dedent(body)
-            btree = ast.parse(body)
+            btree = pyast.parse(body)
     except (SyntaxError, ValueError) as exc:
         raise _Reject(f"does not parse as Python (line {getattr(exc, 'lineno', '?')})") from exc
     try:
-        ftree = ast.parse(current)
+        ftree = pyast.parse(current)
     except (SyntaxError, ValueError):
         return body, "whole-file"  # the buggy file itself does not parse: nothing to splice into
     fdefs, fmod = _top(ftree)
@@ -193,7 +194,7 @@ def _splice(current: str, ftree: ast.Module, body: str, btree: ast.Module) -> st
         lines[start:end] = [text]
         last = start
     try:
-        ast.parse(out := "".join(lines))
+        pyast.parse(out := "".join(lines))
     except SyntaxError as exc:
         raise _Reject(f"splicing the block gives invalid Python (line {exc.lineno})") from exc
     return out

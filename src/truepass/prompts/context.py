@@ -16,6 +16,7 @@ import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 
+from truepass import pyast
 from truepass.families.repair.schema import FaultLocation
 
 CountTokens = Callable[[str], int]
@@ -88,7 +89,7 @@ def split_units(path: str, text: str) -> list[Unit]:
     """
     n_lines = len(text.splitlines())
     try:
-        tree = ast.parse(text) if path.endswith(".py") else None
+        tree = pyast.parse(text) if path.endswith(".py") else None
     except (SyntaxError, ValueError):
         tree = None
     if tree is None or not tree.body:
@@ -163,7 +164,7 @@ def called_by_tests(visible_tests: Mapping[str, str], failing_output: str) -> se
     tests: list[ast.AST] = []
     for text in visible_tests.values():
         try:
-            tree = ast.parse(text)
+            tree = pyast.parse(text)
         except (SyntaxError, ValueError):
             continue
         tests += [n for n in ast.walk(tree) if isinstance(n, _DEF) and n.name.startswith("test")]

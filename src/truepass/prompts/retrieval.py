@@ -49,6 +49,8 @@ from datetime import UTC, datetime
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
+from truepass import pyast
+
 if TYPE_CHECKING:
     import numpy as np
 
@@ -83,7 +85,7 @@ def _strip_docstrings(tree: ast.AST) -> None:
 def _python_form(code: str) -> str | None:
     """The code's syntax tree without docstrings, as text; None when it is not Python."""
     try:
-        tree = ast.parse(textwrap.dedent(code))
+        tree = pyast.parse(textwrap.dedent(code))
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return None
     _strip_docstrings(tree)

@@ -16,13 +16,14 @@ added) files are never compiled here.
 
 from __future__ import annotations
 
-import ast
 import base64
 import functools
 import marshal
 import posixpath
 import warnings
 from collections.abc import Mapping
+
+from truepass import pyast
 
 WORKSPACE = "/workspace"
 
@@ -58,9 +59,9 @@ def _rewritten(path: str, source: str) -> str | None:
     data = source.encode()
 
     def make() -> object:
-        tree = ast.parse(data, filename=path)
+        tree = pyast.parse(data, path)
         rewrite_asserts(tree, data, path, None)
-        return compile(tree, path, "exec", dont_inherit=True)
+        return pyast.compile_tree(tree, path)
 
     return _clean(make)
 

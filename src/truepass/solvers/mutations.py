@@ -15,6 +15,7 @@ import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
+from truepass import pyast
 from truepass.solvers.sourcefile import Edit, SourceFile, function_locals
 
 ExprOperator = Callable[[SourceFile, ast.expr], Iterator[list[Edit]]]
@@ -272,7 +273,7 @@ def render(src: SourceFile, mutant: Mutant) -> str | None:
     if text == src.text:
         return None
     try:
-        ast.parse(text)
+        pyast.parse(text)
     except (SyntaxError, ValueError):
         return None
     return text

@@ -10,6 +10,8 @@ from __future__ import annotations
 import ast
 import re
 
+from truepass import pyast
+
 Edit = tuple[int, int, str]  # byte start, byte end, replacement text
 
 _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
@@ -22,7 +24,7 @@ class SourceFile:
     def __init__(self, path: str, text: str) -> None:
         self.path, self.text = path, text
         self.data = text.encode("utf-8")
-        self.tree = ast.parse(text, filename=path)
+        self.tree = pyast.parse(text, path)
         self.nl = "\r\n" if "\r\n" in text else "\n"
         self.starts = [0]
         for ln in self.data.splitlines(keepends=True):

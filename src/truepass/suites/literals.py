@@ -14,6 +14,7 @@ import copy
 import functools
 import math
 
+from truepass import pyast
 from truepass.sandbox.plainvalues import plain_equal
 
 _SPECIAL_NAMES = {"inf": math.inf, "nan": math.nan}
@@ -71,7 +72,7 @@ def _parse_once(text: str) -> object:
 
 def _parse(text: str) -> object:
     try:
-        tree = ast.parse(text.strip(), mode="eval")
+        tree = pyast.parse_expression(text.strip())
     except SyntaxError as exc:
         raise LiteralError(f"not a Python literal: {exc.msg}") from exc
     try:  # inf and nan are names or calls, which literal_eval refuses: then the slow path

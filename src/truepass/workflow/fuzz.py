@@ -16,6 +16,7 @@ import json
 import sys
 from dataclasses import dataclass
 
+from truepass import pyast
 from truepass.errors import SandboxError
 from truepass.harden.inputs import generate_inputs
 from truepass.harden.values import stable_args
@@ -87,7 +88,7 @@ def top_level_functions(code: dict[str, str]) -> dict[str, set[str]]:
         if not path.endswith(".py"):
             continue
         try:
-            tree = ast.parse(text)
+            tree = pyast.parse(text)
         except SyntaxError:
             continue
         out[Target(path, "").module] = {
@@ -113,7 +114,7 @@ def seed_inputs(code: dict[str, str], tests: dict[str, str]) -> dict[Target, lis
     seeds: dict[Target, list[list[object]]] = {}
     for text in tests.values():
         try:
-            tree = ast.parse(text)
+            tree = pyast.parse(text)
         except SyntaxError:
             continue
         names: dict[str, Target] = {}

@@ -9,10 +9,10 @@ scale with the canonical solution's measured CPU time, with a floor
 
 from __future__ import annotations
 
-import ast
 import dataclasses
 import time
 
+from truepass import pyast
 from truepass.answers import Answer
 from truepass.errors import SandboxError
 from truepass.families.codegen.checks import CodegenCheck
@@ -186,7 +186,7 @@ def _syntax_error(code: str) -> str | None:
     """Where ``code`` that did not load fails to parse, if that is why (parsed here only then:
     the child compiles every candidate anyway)."""
     try:
-        ast.parse(code)
+        pyast.parse(code)
     except SyntaxError as exc:
         return f"syntax error line {exc.lineno}: {exc.msg}"
     except (ValueError, RecursionError, MemoryError) as exc:  # null bytes, absurd nesting

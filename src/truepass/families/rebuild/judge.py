@@ -16,6 +16,7 @@ import ast
 import time
 from collections.abc import Mapping
 
+from truepass import pyast
 from truepass.answers import Answer
 from truepass.errors import SandboxError
 from truepass.families.rebuild.gold import GOLD_DIR, TRIPWIRE_MARK, installed_paths, masks
@@ -38,7 +39,7 @@ def expected_tests(sample: RebuildSample) -> list[str]:
     files, less the ignored ones, sorted."""
     found: list[str] = []
     for path, source in sample.tests.items():
-        tree = ast.parse(source, filename=path)
+        tree = pyast.parse(source, path)
         for node in tree.body:
             if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node.name.startswith(
                 "test"

@@ -18,6 +18,8 @@ from enum import StrEnum
 
 from pydantic import BaseModel, ConfigDict
 
+from truepass import pyast
+
 
 class Severity(StrEnum):
     """How much a finding weakens a test: ``high`` lets a plainly wrong program pass."""
@@ -122,7 +124,7 @@ Frames = tuple[tuple[ast.AST, str], ...]  # the (parent, field) pairs above a no
 def lint_source(source: str, path: str = "<test>", *, fixture: str = FIXTURE) -> list[Finding]:
     """The findings of one pytest file, by line; a file that does not parse gives one."""
     try:
-        tree = ast.parse(source, filename=path)
+        tree = pyast.parse(source, path)
     except (SyntaxError, ValueError) as err:
         line = getattr(err, "lineno", None) or 1
         return [_finding("unparsable", path, line, "", f"does not parse: {err}")]

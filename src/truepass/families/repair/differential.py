@@ -45,7 +45,7 @@ PLUGIN = "_truepass_probe"
 CHECKED = frozenset({Verdict.CORRECT, Verdict.PLAUSIBLE})
 """Verdicts of attempts the check runs on: those that pass every test they are given."""
 _LIB_FILES = ("harden/inputs.py", "harden/invariants.py", "harden/values.py", "suites/literals.py",
-              "sandbox/plainvalues.py")  # fmt: skip
+              "sandbox/plainvalues.py", "pyast.py")  # fmt: skip
 
 
 @dataclass(frozen=True)

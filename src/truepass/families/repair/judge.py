@@ -7,11 +7,11 @@ result channel, the session finished, and the process exited 0 (1 if only other 
 
 from __future__ import annotations
 
-import ast
 import dataclasses
 import time
 from collections.abc import Callable
 
+from truepass import pyast
 from truepass.answers import Answer
 from truepass.errors import PatchError, SandboxError
 from truepass.families.repair import differential, selection
@@ -327,7 +327,7 @@ def _syntax_error(applied: AppliedPatch) -> str:
         if content is None or not path.endswith(".py"):
             continue
         try:
-            ast.parse(content, filename=path)
+            pyast.parse(content, path)
         except SyntaxError as exc:
             return f"syntax error in {path} line {exc.lineno}: {exc.msg}"
     return ""

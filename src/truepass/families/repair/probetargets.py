@@ -12,6 +12,7 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass
 
+from truepass import pyast
 from truepass.families.repair.schema import is_test_or_runner_file
 from truepass.families.repair.selection import MODULE, layout
 from truepass.patches.apply import changed_lines
@@ -95,7 +96,7 @@ def _assigned(source: str, lines: list[int]) -> set[str]:
                 for t in targets:
                     found.update(n.id for n in ast.walk(t) if isinstance(n, ast.Name))
 
-    visit(ast.parse(source).body)
+    visit(pyast.parse(source).body)
     return found
 
 
@@ -118,14 +119,14 @@ def _readers(source: str, names: set[str]) -> set[str]:
                         found.add(prefix + node.name)
                         break
 
-    visit(ast.parse(source).body, "")
+    visit(pyast.parse(source).body, "")
     return found
 
 
 def constants(source: str, qual: str) -> list[object]:
     """Numbers and short strings written in function ``qual`` of ``source`` (docstrings and
     booleans aside): values next to which behaviour tends to change."""
-    node: ast.AST | None = ast.parse(source)
+    node: ast.AST | None = pyast.parse(source)
     for part in qual.split("."):
         body = getattr(node, "body", [])
         kinds = ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef
@@ -166,7 +167,7 @@ def shadow_source(fixed: str, before: str, targets: list[Target]) -> str:
     lines = fixed.splitlines(keepends=True)
     changed = set(changed_lines(fixed, before))
     owners = {t.qual.split(".")[0] for t in targets}
-    for node in reversed(ast.parse(fixed).body):
+    for node in reversed(pyast.parse(fixed).body):
         if not isinstance(node, ast.ClassDef) or node.name in owners:
             continue
         start = min([node.lineno, *(d.lineno for d in node.decorator_list)])

@@ -27,6 +27,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from truepass import pyast
 from truepass.judged import TestSelection
 from truepass.patches.apply import changed_lines
 
@@ -86,7 +87,7 @@ class Layout:
 def layout(source: str) -> Layout | None:
     """The :class:`Layout` of Python ``source``; None when it does not parse."""
     try:
-        tree = ast.parse(source)
+        tree = pyast.parse(source)
     except (SyntaxError, ValueError):
         return None
     spans: list[tuple[int, int, str]] = []

@@ -32,6 +32,7 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
+from truepass import pyast
 from truepass.errors import SuiteError
 from truepass.families.repair.schema import FaultLocation, RepairSample, Tests
 from truepass.jsonlines import json_objects
@@ -149,7 +150,7 @@ def record_to_sample(record: dict[str, object]) -> RepairSample:
     fixed = _module(fields["declaration"], fields["canonical_solution"])
     for name, module in (("buggy_solution", buggy), ("canonical_solution", fixed)):
         try:
-            ast.parse(module)
+            pyast.parse(module)
         except SyntaxError as exc:
             raise _RecordError(name, f"declaration + {name} is not valid Python: {exc}") from exc
     if buggy == fixed:
@@ -222,7 +223,7 @@ def _prompt_docstring(prompt: object, entry: str) -> str:
     if not isinstance(prompt, str):
         return ""
     try:
-        tree = ast.parse(prompt + "    pass\n")
+        tree = pyast.parse(prompt + "    pass\n")
     except SyntaxError:
         return ""
     for node in ast.walk(tree):
@@ -253,7 +254,7 @@ def first_sentence(text: str) -> str:
 def _pytest_file(source: str, entry: str, field: str, meta: dict[str, object]) -> str:
     """A pytest module running ``check(entry)``, one test function per test statement."""
     try:
-        tree = ast.parse(source)
+        tree = pyast.parse(source)
     except SyntaxError as exc:
         # Python/119's example_test starts with an indented stray copy of the solution body.
         start = re.search(r"^def check\(", source, re.MULTILINE)
@@ -261,7 +262,7 @@ def _pytest_file(source: str, entry: str, field: str, meta: dict[str, object]) -
             raise _RecordError(field, f"not valid Python: {exc}") from exc
         source = source[start.start() :]
         try:
-            tree = ast.parse(source)
+            tree = pyast.parse(source)
         except SyntaxError as exc2:
             raise _RecordError(field, f"not valid Python: {exc2}") from exc2
         meta[f"{field}_repaired"] = "dropped text before the first 'def check('"

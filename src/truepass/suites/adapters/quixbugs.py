@@ -54,6 +54,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from truepass import pyast
 from truepass.errors import SuiteError
 from truepass.families.repair.schema import FaultLocation, RepairSample, Tests
 from truepass.jsonlines import json_objects
@@ -265,7 +266,7 @@ def _upstream_skipped(test_py: str) -> list[object]:
     """Inputs the upstream test skips without ``--runslow`` (``if ... input_data == [...]:
     pytest.skip(...)``)."""
     skipped: list[object] = []
-    for node in ast.walk(ast.parse(test_py)):
+    for node in ast.walk(pyast.parse(test_py)):
         if not isinstance(node, ast.If):
             continue
         body_skips = any(
@@ -293,7 +294,7 @@ def _upstream_skipped(test_py: str) -> list[object]:
 
 def _test_functions(test_py: str) -> list[ast.FunctionDef]:
     try:
-        tree = ast.parse(test_py)
+        tree = pyast.parse(test_py)
     except SyntaxError as exc:
         raise ValueError(f"pytest_file: {exc}") from exc
     return [n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name.startswith("test")]

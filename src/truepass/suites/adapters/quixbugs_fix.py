@@ -9,11 +9,13 @@ import io
 import re
 import tokenize
 
+from truepass import pyast
+
 
 def _code_lines(src: str) -> list[int]:
     """0-based indices of the lines of top-level statements other than bare strings
     (docstrings, and the alternative versions upstream keeps in string literals)."""
-    tree = ast.parse(src)
+    tree = pyast.parse(src)
     out: list[int] = []
     for node in tree.body:
         if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant):
@@ -129,7 +131,7 @@ _SECTIONS = re.compile(
 def describe(name: str, buggy: str) -> str:
     """One sentence from the program's docstring: its title and summary (or its output)."""
     doc = ""
-    for node in ast.parse(buggy).body:
+    for node in pyast.parse(buggy).body:
         value = node.value if isinstance(node, ast.Expr) else None
         if isinstance(value, ast.Constant) and isinstance(value.value, str):
             doc = value.value

@@ -38,6 +38,7 @@ from importlib import metadata
 from pathlib import Path, PurePosixPath
 from typing import cast, get_args
 
+from truepass import pyast
 from truepass.errors import InputError
 from truepass.families.summarize.schema import SummarizeSample
 from truepass.suites.fields import Leakage
@@ -213,7 +214,7 @@ def extract_functions(text: str, path: str) -> list[Function]:
     ``path`` is a test file). Raises SyntaxError (or ValueError) when ``text`` does not parse."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # SyntaxWarning on invalid escapes in old code
-        tree = ast.parse(text, filename=path)
+        tree = pyast.parse(text, path)
     lines = [ln.rstrip("\r\n") for ln in _LINE.findall(text)]
     test_file = is_test_path(path)
     found: list[Function] = []

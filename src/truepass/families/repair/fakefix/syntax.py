@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import ast
 import builtins
-import threading
 from collections import defaultdict
 from collections.abc import Callable, Hashable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TypeVar
+
+from truepass import pyast
 
 T = TypeVar("T")
 N = TypeVar("N", bound=ast.AST)
@@ -38,18 +39,12 @@ class Scope:
         return self.name.rsplit(".", 1)[-1]
 
 
-_PARSE_LOCK = threading.Lock()
-
-
 def parse(text: str | None, path: str = "<patch>") -> ast.Module | None:
     """The module's tree, or None when there is no text or it is not valid Python."""
     if text is None:
         return None
     try:
-        # CPython 3.11 before 3.11.8 can fail with "AST constructor recursion depth mismatch"
-        # when threads parse at once (gh-106905); judging threads do
-        with _PARSE_LOCK:
-            return ast.parse(text, filename=path)
+        return pyast.parse(text, path)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return None
 

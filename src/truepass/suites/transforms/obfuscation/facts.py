@@ -10,6 +10,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 
+from truepass import pyast
 from truepass.errors import TruepassError
 
 BUILTIN_NAMES = frozenset(dir(builtins))
@@ -118,7 +119,7 @@ def module_name(path: str) -> str:
 
 def _unit(path: str, text: str, is_test: bool, facts: _Facts) -> _Unit:
     try:
-        tree = ast.parse(text, filename=path)
+        tree = pyast.parse(text, path)
     except (SyntaxError, ValueError) as exc:
         raise ObfuscationError(f"{path} does not parse: {exc}") from exc
     mod = module_name(path)

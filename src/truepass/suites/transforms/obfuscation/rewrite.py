@@ -6,6 +6,7 @@ import ast
 import re
 from pathlib import PurePosixPath
 
+from truepass import pyast
 from truepass.suites.transforms.obfuscation.facts import (
     STRING_LISTS,
     TYPEVAR_LIKE,
@@ -30,7 +31,7 @@ def rewrite_source(path: str, text: str, renaming: Renaming) -> str:
     tree = _Rewriter(renaming, unit).visit(unit.tree)
     out = ast.unparse(tree)
     try:
-        again = ast.parse(out)
+        again = pyast.parse(out)
     except SyntaxError as exc:  # pragma: no cover - ast.unparse bug
         raise ObfuscationError(f"{path}: the rewritten source does not parse: {exc}") from exc
     if ast.dump(again) != ast.dump(tree):
@@ -154,7 +155,7 @@ class _Rewriter(ast.NodeTransformer):
         for c in ast.walk(node):
             if isinstance(c, ast.Constant) and isinstance(c.value, str):
                 try:
-                    expr = ast.parse(c.value, mode="eval")
+                    expr = pyast.parse_expression(c.value)
                 except SyntaxError:
                     continue
                 c.value = ast.unparse(_Rewriter(self.r, self.u).visit(expr))
