@@ -27,6 +27,9 @@ system-deps:
 	command -v g++ >/dev/null 2>&1 || missing="$$missing g++"; \
 	command -v cmake >/dev/null 2>&1 || missing="$$missing cmake"; \
 	command -v openssl >/dev/null 2>&1 || missing="$$missing openssl"; \
+	command -v javac >/dev/null 2>&1 || missing="$$missing default-jdk-headless"; \
+	[ -f /usr/share/java/junit4.jar ] || missing="$$missing junit4"; \
+	[ -f /usr/share/java/org.jacoco.agent.rt.jar ] || missing="$$missing libjacoco-java"; \
 	[ -f $(WORDNET_DIR)/data.noun ] || missing="$$missing wordnet-base"; \
 	[ -f $(WORDNET_DIR)/index.sense ] || missing="$$missing wordnet-sense-index"; \
 	if [ -n "$$missing" ]; then \

@@ -48,7 +48,7 @@ def test_reports_every_problem_at_once(tmp_path: Path) -> None:
     ("override", "expected"),
     [
         ({"files": {"../evil.py": "x"}}, "field 'files'"),
-        ({"language": "java"}, "field 'language'"),
+        ({"language": "cobol"}, "field 'language'"),
         ({"test_comand": ["pytest"]}, "field 'test_comand': unknown field"),
         ({"fault": [{"file": "nope.py", "lines": [1]}]}, "fault names 'nope.py'"),
         ({"fault": [{"file": "clamp.py", "lines": [99]}]}, "past the end"),

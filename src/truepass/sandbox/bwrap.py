@@ -56,8 +56,8 @@ def privileged_possible() -> bool:
 def rlimit_args(limits: Limits, nproc: int | None) -> list[str]:
     """``prlimit`` options that set soft and hard limits (a process cannot raise them back)."""
     mib = 1024 * 1024
-    args = [
-        f"--as={limits.memory_mb * mib}",
+    args = [f"--as={limits.memory_mb * mib}"] if limits.address_space else []
+    args += [
         f"--cpu={limits.cpu_s}",
         f"--fsize={limits.file_size_mb * mib}",
         f"--nofile={limits.open_files}",

@@ -138,8 +138,8 @@ def namespaces() -> list[str]:
 def _setrlimits(limits: Limits, nproc: int | None) -> Callable[[], None]:
     """A preexec function for hosts without prlimit (only async-signal-safe-ish calls)."""
     mib = 1024 * 1024
-    values = [
-        (resource.RLIMIT_AS, limits.memory_mb * mib),
+    values = [(resource.RLIMIT_AS, limits.memory_mb * mib)] if limits.address_space else []
+    values += [
         (resource.RLIMIT_CPU, limits.cpu_s),
         (resource.RLIMIT_FSIZE, limits.file_size_mb * mib),
         (resource.RLIMIT_NOFILE, limits.open_files),

@@ -9,8 +9,9 @@ class Limits(BaseModel):
     """Resource limits of one sandboxed run.
 
     Every limit applies to the untrusted process and all its descendants. ``memory_mb`` is the
-    address space of each process (RLIMIT_AS); where a memory cgroup is available the whole tree
-    is additionally capped at ``memory_mb + disk_mb`` resident (tmpfs pages count as memory).
+    address space of each process (RLIMIT_AS, unless ``address_space`` is off); where a memory
+    cgroup is available the whole tree is additionally capped at ``memory_mb + disk_mb``
+    resident (tmpfs pages count as memory).
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid")
@@ -24,6 +25,12 @@ class Limits(BaseModel):
     open_files: int = Field(default=256, gt=0, description="open file descriptors per process")
     output_bytes: int = Field(
         default=1_000_000, gt=0, description="cap on captured stdout, stderr and channel, each"
+    )
+    address_space: bool = Field(
+        default=True,
+        description="apply memory_mb as RLIMIT_AS to each process; off for a JVM, which reserves"
+        " far more address space than it uses (its heap is capped by its own flags and the tree"
+        " by the memory cgroup)",
     )
 
 

@@ -74,7 +74,7 @@ def run_tests(
     }
     budget = 60.0 + run_timeout_s * max(1, expected)
     result = session.execute(argv, timeout_s=min(budget, MAX_TEST_SESSION_S), env=env)
-    run = parse_run(result, pytest=True)
+    run = parse_run(result, channel=True)
     prefix = folder + "/"
     run.outcomes = {k.removeprefix(prefix): v for k, v in run.outcomes.items()}
     run.messages = {k.removeprefix(prefix): v for k, v in run.messages.items()}

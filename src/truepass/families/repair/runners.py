@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Protocol
 
+from truepass.families.repair.javarun import JUnitRunner
 from truepass.families.repair.schema import RepairSample
 from truepass.families.repair.testrun import TestRun, is_pytest_command, run_tests
 from truepass.sandbox.models import Limits
@@ -71,7 +72,7 @@ class PytestRunner:
         return is_pytest_command(sample.test_command)
 
 
-RUNNERS: dict[str, TestRunner] = {"python": PytestRunner()}
+RUNNERS: dict[str, TestRunner] = {"python": PytestRunner(), "java": JUnitRunner()}
 
 
 def runner_for(sample: RepairSample) -> TestRunner:

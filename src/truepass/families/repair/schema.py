@@ -24,16 +24,38 @@ RUNNER_CONFIG_NAMES = frozenset(
 )
 
 
+# Java test classes by name (JUnit conventions; QuixBugs' ``GCD_TEST``) and build files.
+JAVA_TEST_SUFFIXES = ("Test.java", "Tests.java", "TestCase.java", "_TEST.java")
+JAVA_BUILD_NAMES = frozenset({"pom.xml", "build.gradle", "build.gradle.kts", "build.xml"})
+
+
 def is_test_or_runner_file(path: str) -> bool:
-    """True for files that belong to the test side: test modules and runner configuration."""
+    """True for files that belong to the test side: test modules and runner configuration
+    (Python and Java conventions; a ``tests`` directory for both, ``test`` for Java's
+    ``src/test/java``)."""
     name = PurePosixPath(path).name
+    dirs = PurePosixPath(path).parts[:-1]
+    if name.endswith(".java") or name in JAVA_BUILD_NAMES:
+        return (
+            name in JAVA_BUILD_NAMES
+            or name.endswith(JAVA_TEST_SUFFIXES)
+            or name.startswith("Test")
+            or "test" in dirs
+            or "tests" in dirs
+        )
     return (
         name in RUNNER_CONFIG_NAMES
         or name.endswith(".pth")
         or (name.startswith("test_") and name.endswith(".py"))
         or name.endswith("_test.py")
-        or "tests" in PurePosixPath(path).parts[:-1]
+        or "tests" in dirs
     )
+
+
+LANGUAGES = ("python", "java")
+"""The languages a repair sample may be written in (each has a test runner:
+``families/repair/runners.py``)."""
+Language = Literal["python", "java"]
 
 
 class _Strict(BaseModel):
@@ -116,7 +138,7 @@ class RepairSample(_Strict):
     """One defect of a repair suite (one JSONL line)."""
 
     id: str = Field(min_length=1, pattern=r"^[A-Za-z0-9][A-Za-z0-9._/-]*$")
-    language: Literal["python"]
+    language: Language
     defect_type: str = Field(min_length=1)
     description: str = Field(min_length=1)
     files: dict[str, str]
@@ -145,6 +167,14 @@ class RepairSample(_Strict):
 
     @model_validator(mode="after")
     def _consistent(self) -> RepairSample:
+        if self.language == "java":
+            if self.test_command is not None:
+                raise ValueError(
+                    "'test_command' is for Python samples; a Java sample's tests are the JUnit 4 "
+                    "classes of its test files (docs/suite-format.md, Java samples)"
+                )
+            if not any(p.endswith(".java") for p in self.tests.visible):
+                raise ValueError("a Java sample needs a JUnit test class (.java) in tests.visible")
         tests = set(self.tests.visible) | set(self.tests.hidden)
         clash = tests & set(self.files)
         if clash:

@@ -128,13 +128,13 @@ def run_tests(
         pristine = {p: c for p, c in code.items() if sample.files.get(p) == c and p not in tests}
         result = _run_warm(argv, files, tests, pristine, env, limits)
         if result is not None:
-            run = parse_run(result, pytest=True)
+            run = parse_run(result, channel=True)
             run.warm = True
             return run
     result = run_sandboxed(
         argv, files, limits=limits, env=env, ro_binds={str(harness_dir()): HARNESS_MOUNT}
     )
-    return parse_run(result, pytest=pytest)
+    return parse_run(result, channel=pytest)
 
 
 WARM_PLUGINS = ("_truepass_reporter",)  # every pytest run's `-p` plugins (build_argv)
@@ -188,23 +188,26 @@ def stable_output(text: str) -> str:
     return _ADDRESS.sub("0x…", _TIMING.sub("", text))
 
 
-def parse_run(result: SandboxResult, *, pytest: bool) -> TestRun:
-    """Read the channel's JSON lines into a :class:`TestRun`."""
+def parse_run(result: SandboxResult, *, channel: bool, nonce: str | None = None) -> TestRun:
+    """Read the channel's JSON lines into a :class:`TestRun`; ``channel`` False: a custom test
+    command judged by its exit status alone. With ``nonce``, only events carrying it count (the
+    Java harness's: :mod:`~truepass.families.repair.javarun`)."""
     output = stable_output(result.stdout + result.stderr)[-OUTPUT_TAIL:]
     run = TestRun(
         tier=result.tier,
         returncode=result.returncode,
         timed_out=result.timed_out,
-        started=not pytest,
-        finished=not pytest,
+        started=not channel,
+        finished=not channel,
         output=output,
         duration_s=result.duration_s,
-        trusted_channel=pytest,
+        trusted_channel=channel,
     )
-    if not pytest:
+    if not channel:
         return run
     for event in channel_events(result.channel.decode("utf-8", errors="replace")):
-        _absorb(run, event)
+        if nonce is None or event.get("nonce") == nonce:
+            _absorb(run, event)
     return run
 
 

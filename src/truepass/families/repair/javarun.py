@@ -1,0 +1,145 @@
+"""Java test runs: javac and JUnit 4 from the system (Debian: ``default-jdk-headless``,
+``junit4``), in the sandbox, one JVM per run.
+
+The harness (``harness/java/TruepassJUnit.java``, our own code) is compiled once per machine
+into truepass's cache and bound read-only into the sandbox. In the run it compiles every
+``.java`` file of the workspace with javac's API, runs the JUnit 4 classes of the phase's test
+files and reports through the result channel, each event carrying a nonce the parent wrote to
+the workspace and the harness deleted before loading any of the workspace's code: lines the
+code under test writes to the channel are not believed. A compile error is a collection error
+(the verdict ``broken``). Each test has a timeout (``TEST_TIMEOUT_S``, or the test's own if
+shorter); the run as a whole has ``limits.timeout_s``.
+
+Memory: a JVM reserves far more address space than it uses, so ``RLIMIT_AS`` is off for these
+runs (``Limits.address_space``); the heap is capped at half of ``memory_mb`` (``-Xmx``), class
+metadata and compiled code by their own flags, and the whole tree by the memory cgroup where
+there is one (``memory_mb + disk_mb``, as for every run).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import secrets
+import shutil
+import subprocess
+import tempfile
+from functools import cache
+from importlib import resources
+from pathlib import Path
+
+from truepass.errors import SandboxError
+from truepass.families.repair.testrun import TestRun, parse_run
+from truepass.paths import user_cache_dir
+from truepass.sandbox import Limits, run_sandboxed
+
+HARNESS_MOUNT = "/opt/truepass-java"
+HARNESS_CLASS = "TruepassJUnit"
+NONCE_FILE = ".truepass/nonce"
+TEST_TIMEOUT_S = 10.0
+JUNIT_JARS = ("/usr/share/java/junit4.jar", "/usr/share/java/hamcrest-core.jar")
+MISSING = (
+    "Java samples need a JDK and JUnit 4 on this machine (Debian packages default-jdk-headless "
+    "and junit4; `make setup` installs them): {what}"
+)
+
+
+def _tool(name: str) -> str:
+    found = shutil.which(name)
+    if found is None:
+        raise SandboxError(MISSING.format(what=f"{name} not found"))
+    return found
+
+
+def _jars() -> list[str]:
+    missing = [j for j in JUNIT_JARS if not os.path.exists(j)]
+    if missing:
+        raise SandboxError(MISSING.format(what=f"{', '.join(missing)} missing"))
+    return list(JUNIT_JARS)
+
+
+def _source() -> Path:
+    return Path(str(resources.files("truepass.families.repair") / "harness" / "java"))
+
+
+@cache
+def harness_classes() -> Path:
+    """The compiled harness in the cache, compiled on first use (by source and javac version);
+    world-readable, as the sandbox's uid must read it."""
+    source = _source() / f"{HARNESS_CLASS}.java"
+    javac = _tool("javac")
+    version = subprocess.run(
+        [javac, "-version"], capture_output=True, text=True, check=False, timeout=60
+    )
+    key = hashlib.sha256(source.read_bytes() + version.stdout.encode() + version.stderr.encode())
+    target = user_cache_dir() / "java-harness" / key.hexdigest()[:16]
+    if (target / f"{HARNESS_CLASS}.class").exists():
+        return target
+    target.parent.mkdir(parents=True, exist_ok=True)
+    work = Path(tempfile.mkdtemp(prefix="build-", dir=target.parent))
+    try:
+        done = subprocess.run(
+            [javac, "-d", str(work), "-cp", os.pathsep.join(_jars()), "-nowarn", str(source)],
+            capture_output=True, text=True, check=False, timeout=300,
+        )  # fmt: skip
+        if done.returncode != 0:
+            raise SandboxError(f"could not compile the Java harness: {done.stderr[-1000:]}")
+        for path in [work, *work.rglob("*")]:
+            path.chmod(0o755 if path.is_dir() else 0o644)
+        try:
+            work.rename(target)
+        except OSError:  # another process compiled it first
+            if not (target / f"{HARNESS_CLASS}.class").exists():
+                raise
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    return target
+
+
+def jvm_argv(limits: Limits, test_paths: list[str]) -> list[str]:
+    """The run's command: the JVM with its memory capped, our harness, the test files."""
+    heap = max(64, limits.memory_mb // 2)
+    timeout_ms = int(min(TEST_TIMEOUT_S, limits.timeout_s) * 1000)
+    classpath = os.pathsep.join([HARNESS_MOUNT, *_jars()])
+    return [
+        _tool("java"), f"-Xmx{heap}m", "-XX:MaxMetaspaceSize=256m",
+        "-XX:ReservedCodeCacheSize=64m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
+        "-XX:-UsePerfData", "-Xshare:auto", "-Djava.io.tmpdir=/tmp", "-Dfile.encoding=UTF-8",
+        "--add-opens", "java.base/java.io=ALL-UNNAMED",  # the harness's channel descriptor
+        "-cp", classpath, HARNESS_CLASS, str(timeout_ms), *test_paths,
+    ]  # fmt: skip
+
+
+def run_java_tests(code: dict[str, str], tests: dict[str, str], *, limits: Limits) -> TestRun:
+    """Compile ``code`` with the pristine ``tests`` and run the tests' JUnit classes, sandboxed."""
+    nonce = secrets.token_hex(16)
+    files = {**code, **tests, NONCE_FILE: nonce}
+    argv = jvm_argv(limits, sorted(p for p in tests if p.endswith(".java")))
+    result = run_sandboxed(
+        argv,
+        files,
+        limits=limits.model_copy(update={"address_space": False}),
+        ro_binds={str(harness_classes()): HARNESS_MOUNT},
+    )
+    return parse_run(result, channel=True, nonce=nonce)
+
+
+class JUnitRunner:
+    """Java: javac and JUnit 4 in the sandbox (see the module docstring). No coverage or test
+    selection yet: ``per_test`` is False, so every hidden test runs."""
+
+    def run(
+        self,
+        sample: object,
+        code: dict[str, str],
+        tests: dict[str, str],
+        *,
+        limits: Limits,
+        coverage: bool = False,
+        first: list[str] | None = None,
+    ) -> TestRun:
+        """One test run; ``coverage`` and ``first`` are not supported (``per_test`` False)."""
+        return run_java_tests(code, tests, limits=limits)
+
+    def per_test(self, sample: object) -> bool:
+        return False

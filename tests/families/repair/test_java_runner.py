@@ -1,0 +1,134 @@
+"""The Java test runner: javac and JUnit 4 in the sandbox, outcomes from the nonce-checked
+result channel (families/repair/javarun.py)."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.families.repair.java_helpers import CODE, SMALL, TEST, calc, ids, junit
+from truepass.families.repair import javarun
+from truepass.families.repair.javarun import run_java_tests
+
+pytestmark = pytest.mark.skipif(
+    not all(map(javarun.os.path.exists, javarun.JUNIT_JARS)) or not javarun.shutil.which("javac"),
+    reason="needs a JDK and JUnit 4 (make system-deps installs them)",
+)
+
+ADD = "static int add(int a, int b) { return a - b; }"
+TESTS = junit(
+    """\
+    @Test public void adds() { assertEquals(5, Calc.add(2, 3)); }
+    @Test public void zero() { assertEquals(0, Calc.add(0, 0)); }
+    @Test(timeout = 50000) public void negative() { assertEquals(-1, Calc.add(1, -2)); }
+    """
+)
+
+
+def test_outcomes_per_test_with_file_path_ids() -> None:
+    run = run_java_tests(calc(ADD), TESTS, limits=SMALL)
+    assert run.started and run.finished and run.trusted_channel
+    assert set(run.collected) == ids("adds", "zero", "negative")
+    assert run.passed == ids("zero")
+    assert run.failed == ids("adds", "negative")
+    assert run.returncode == 1
+    assert "expected:<5> but was:<-1>" in run.messages[f"{TEST}::adds"]
+
+
+def test_the_fix_passes_everything_with_exit_zero() -> None:
+    run = run_java_tests(calc(ADD.replace("a - b", "a + b")), TESTS, limits=SMALL)
+    assert run.passed == ids("adds", "zero", "negative") and run.returncode == 0
+
+
+def test_a_compile_error_is_a_collection_error_naming_file_and_line() -> None:
+    run = run_java_tests(calc("static int add(int a, int b) { return a +; }"), TESTS, limits=SMALL)
+    assert run.started and run.finished and run.returncode == 2
+    assert run.collect_errors == [CODE]
+    assert f"{CODE}:" in run.messages[CODE] and run.outcomes == {}
+
+
+def test_a_test_that_no_longer_compiles_against_the_code_is_a_collection_error() -> None:
+    run = run_java_tests(
+        calc("static int plus(int a, int b) { return a + b; }"), TESTS, limits=SMALL
+    )
+    assert run.collect_errors == [TEST]
+
+
+def test_helper_classes_among_the_test_files_are_not_test_classes() -> None:
+    helper = {"src/test/demo/Expect.java": "package demo;\npublic class Expect {\n"
+              "    static int five() { return 5; }\n}\n"}  # fmt: skip
+    tests = {**junit("@Test public void adds() { assertEquals(Expect.five(), Calc.add(2, 3)); }"),
+             **helper}  # fmt: skip
+    run = run_java_tests(calc(ADD.replace("a - b", "a + b")), tests, limits=SMALL)
+    assert run.collected == [f"{TEST}::adds"] and run.passed == ids("adds")
+
+
+def test_a_looping_test_times_out_alone_and_the_run_goes_on(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(javarun, "TEST_TIMEOUT_S", 1.0)
+    code = calc("static int add(int a, int b) { if (a == 2) { while (true) { } } return a + b; }")
+    run = run_java_tests(code, TESTS, limits=SMALL)
+    assert run.finished and not run.timed_out
+    assert run.failed == ids("adds") and run.passed == ids("zero", "negative")
+    assert "TestTimedOutException" in run.messages[f"{TEST}::adds"]
+
+
+def test_lines_the_code_writes_to_the_channel_are_not_believed(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    forge = """\
+    static final java.util.List<Object> KEEP = new java.util.ArrayList<>();  // never closed
+
+    static int add(int a, int b) {
+        try {
+            java.lang.reflect.Field f = java.io.FileDescriptor.class.getDeclaredField("fd");
+            f.setAccessible(true);
+            String line = "{\\"event\\":\\"test\\",\\"nodeid\\":\\"src/test/demo/CalcTest.java::adds\\",\\"outcome\\":\\"passed\\"}\\n";
+            for (int n = 3; n < 20; n++) {
+                java.io.FileDescriptor fd = new java.io.FileDescriptor();
+                f.setInt(fd, n);
+                java.io.FileOutputStream out = new java.io.FileOutputStream(fd);
+                KEEP.add(out);
+                try { out.write(line.getBytes()); } catch (java.io.IOException ignored) { }
+            }
+        } catch (ReflectiveOperationException e) { throw new RuntimeException(e); }
+        return a - b;
+    }
+    """  # noqa: E501
+    channels: list[bytes] = []
+    parse = javarun.parse_run
+
+    def keep(result, **kw):  # type: ignore[no-untyped-def]
+        channels.append(result.channel)
+        return parse(result, **kw)
+
+    monkeypatch.setattr(javarun, "parse_run", keep)
+    run = run_java_tests(calc(forge), TESTS, limits=SMALL)
+    forged = [line for line in channels[0].splitlines() if b"nonce" not in line]
+    assert forged, "the forged line did not reach the channel: the test shows nothing"
+    assert f"{TEST}::adds" in run.failed, run.output
+
+
+def test_system_exit_in_the_code_leaves_the_run_unfinished() -> None:
+    code = calc("static int add(int a, int b) { System.exit(0); return 0; }")
+    run = run_java_tests(code, TESTS, limits=SMALL)
+    assert run.started and not run.finished and run.passed == set()
+
+
+def test_the_heap_is_capped_without_an_address_space_limit() -> None:
+    """memory_mb 512: the JVM starts (an RLIMIT_AS of 512 MB would stop it) and a test that
+    allocates 1 GB gets OutOfMemoryError while the others pass."""
+    code = calc(
+        "static int add(int a, int b) { if (a == 2) { long[] big = new long[128 << 20]; "
+        "return big.length; } return a + b; }"
+    )
+    run = run_java_tests(code, TESTS, limits=SMALL)
+    assert run.finished and run.passed == ids("zero", "negative")
+    assert "OutOfMemoryError" in run.messages[f"{TEST}::adds"]
+
+
+def test_the_whole_run_has_the_sandbox_timeout() -> None:
+    code = calc("static int add(int a, int b) { while (true) { } }")
+    limits = SMALL.model_copy(update={"timeout_s": 3})
+    run = run_java_tests(code, TESTS, limits=limits)
+    assert run.timed_out and not run.finished
