@@ -28,7 +28,7 @@ Section = tuple[str | None, str | None, list[Hunk]]
 _FENCE = re.compile(r"^( {0,3})(`{3,}|~{3,})\s*([^`]*?)\s*$")
 _HUNK = re.compile(r"^@@+\s*(?:-(\d+)(?:,(\d+))?)?\s*(?:\+(\d+)(?:,(\d+))?)?\s*(?:@@+.*)?$")
 _DIFF_LANGS = {"diff", "patch", "udiff"}
-_CODE_LANGS = {"", "python", "py", "python3", "py3"}
+_CODE_LANGS = {"", "python", "py", "python3", "py3", "java"}
 
 
 @dataclass(frozen=True)

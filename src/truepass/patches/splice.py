@@ -78,10 +78,19 @@ def _def_names(text: str) -> set[str]:
     return {n.name for n in ast.walk(tree) if isinstance(n, _DEF | ast.ClassDef)}
 
 
+def _declares_java_class(path: str, body: str) -> bool:
+    """A Java block that is a whole file of ``path``: it declares the file's top-level type
+    (Java methods are not spliced: a block without its class is rejected)."""
+    stem = PurePosixPath(path).stem
+    kinds = r"^\s*(?:public\s+)?(?:final\s+|abstract\s+)*(?:class|interface|enum|record)\s+"
+    pattern = kinds + re.escape(stem) + r"\b"
+    return path.endswith(".java") and re.search(pattern, body, re.MULTILINE) is not None
+
+
 def _merge(path: str, current: str, body: str, named: bool) -> tuple[str, BlockKind]:
     """``current`` with the block applied: replaced whole, or with its functions spliced in."""
     if not path.endswith(".py"):
-        if not named:
+        if not named and not _declares_java_class(path, body):
             raise _Reject(f"'{path}' is not Python and the response does not name it")
         return body, "whole-file"
     try:

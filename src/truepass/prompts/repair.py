@@ -14,7 +14,11 @@ from truepass.prompts.templating import fence, load_template, render_messages
 Variant = Literal["code-only", "description", "feedback", "root-cause"]
 VARIANTS: tuple[str, ...] = get_args(Variant)
 MULTI_TURN = frozenset({"feedback"})
-LANGUAGES = {".py": "python", ".pyi": "python", ".toml": "toml", ".json": "json", ".md": "markdown"}
+LANGUAGES = {
+    ".py": "python", ".pyi": "python", ".java": "java", ".toml": "toml", ".json": "json",
+    ".md": "markdown",
+}  # fmt: skip
+LANGUAGE_NAMES = {"python": "Python", "java": "Java"}  # a sample's language, as prompts say it
 Messages = list[dict[str, str]]
 
 
@@ -138,6 +142,7 @@ def _base_context(
     return {
         "variant": variant,
         "sample_id": sample.id,
+        "language_name": LANGUAGE_NAMES[sample.language],
         "description": sample.description,
         "focus": hints,
         "visible_tests": [_file_view(p, t, 0) for p, t in sample.tests.visible.items()],

@@ -132,3 +132,34 @@ def test_the_whole_run_has_the_sandbox_timeout() -> None:
     limits = SMALL.model_copy(update={"timeout_s": 3})
     run = run_java_tests(code, TESTS, limits=limits)
     assert run.timed_out and not run.finished
+
+
+def test_per_test_coverage_of_the_code_files_only() -> None:
+    body = """\
+    static int add(int a, int b) {
+        if (a > 100) {
+            return 0;
+        }
+        return a - b;
+    }
+    """
+    tests = junit(
+        """\
+        @Test public void adds() { assertEquals(5, Calc.add(2, 3)); }
+        @Test public void big() { assertEquals(0, Calc.add(200, 3)); }
+        """
+    )
+    code = calc(body)
+    lines = code[CODE].splitlines()
+    at = {text.strip(): n for n, text in enumerate(lines, start=1)}
+    run = run_java_tests(code, tests, limits=SMALL, coverage=True)
+    assert run.passed == ids("big") and run.failed == ids("adds")
+    assert run.coverage == {
+        f"{TEST}::adds": {CODE: [at["if (a > 100) {"], at["return a - b;"]]},
+        f"{TEST}::big": {CODE: [at["if (a > 100) {"], at["return 0;"]]},
+    }
+
+
+def test_no_coverage_unless_asked() -> None:
+    run = run_java_tests(calc(ADD), TESTS, limits=SMALL)
+    assert run.coverage == {}

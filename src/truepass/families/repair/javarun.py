@@ -38,9 +38,13 @@ HARNESS_CLASS = "TruepassJUnit"
 NONCE_FILE = ".truepass/nonce"
 TEST_TIMEOUT_S = 10.0
 JUNIT_JARS = ("/usr/share/java/junit4.jar", "/usr/share/java/hamcrest-core.jar")
+JACOCO_JARS = tuple(
+    f"/usr/share/java/{name}.jar"
+    for name in ("org.jacoco.core", "asm", "asm-commons", "asm-tree", "asm-analysis")
+)  # per-test coverage (TruepassCoverage), put on the class path only for coverage runs
 MISSING = (
-    "Java samples need a JDK and JUnit 4 on this machine (Debian packages default-jdk-headless "
-    "and junit4; `make setup` installs them): {what}"
+    "Java samples need a JDK, JUnit 4 and JaCoCo on this machine (Debian packages "
+    "default-jdk-headless, junit4 and libjacoco-java; `make system-deps` installs them): {what}"
 )
 
 
@@ -51,11 +55,12 @@ def _tool(name: str) -> str:
     return found
 
 
-def _jars() -> list[str]:
-    missing = [j for j in JUNIT_JARS if not os.path.exists(j)]
+def _jars(coverage: bool = False) -> list[str]:
+    jars = [*JUNIT_JARS, *(JACOCO_JARS if coverage else ())]
+    missing = [j for j in jars if not os.path.exists(j)]
     if missing:
         raise SandboxError(MISSING.format(what=f"{', '.join(missing)} missing"))
-    return list(JUNIT_JARS)
+    return jars
 
 
 def _source() -> Path:
@@ -66,12 +71,14 @@ def _source() -> Path:
 def harness_classes() -> Path:
     """The compiled harness in the cache, compiled on first use (by source and javac version);
     world-readable, as the sandbox's uid must read it."""
-    source = _source() / f"{HARNESS_CLASS}.java"
+    sources = sorted(_source().glob("*.java"))
     javac = _tool("javac")
     version = subprocess.run(
         [javac, "-version"], capture_output=True, text=True, check=False, timeout=60
     )
-    key = hashlib.sha256(source.read_bytes() + version.stdout.encode() + version.stderr.encode())
+    key = hashlib.sha256(version.stdout.encode() + version.stderr.encode())
+    for source in sources:
+        key.update(source.read_bytes())
     target = user_cache_dir() / "java-harness" / key.hexdigest()[:16]
     if (target / f"{HARNESS_CLASS}.class").exists():
         return target
@@ -79,7 +86,8 @@ def harness_classes() -> Path:
     work = Path(tempfile.mkdtemp(prefix="build-", dir=target.parent))
     try:
         done = subprocess.run(
-            [javac, "-d", str(work), "-cp", os.pathsep.join(_jars()), "-nowarn", str(source)],
+            [javac, "-d", str(work), "-cp", os.pathsep.join(_jars(coverage=True)), "-nowarn",
+             *map(str, sources)],
             capture_output=True, text=True, check=False, timeout=300,
         )  # fmt: skip
         if done.returncode != 0:
@@ -96,25 +104,28 @@ def harness_classes() -> Path:
     return target
 
 
-def jvm_argv(limits: Limits, test_paths: list[str]) -> list[str]:
+def jvm_argv(limits: Limits, test_paths: list[str], *, coverage: bool = False) -> list[str]:
     """The run's command: the JVM with its memory capped, our harness, the test files."""
     heap = max(64, limits.memory_mb // 2)
     timeout_ms = int(min(TEST_TIMEOUT_S, limits.timeout_s) * 1000)
-    classpath = os.pathsep.join([HARNESS_MOUNT, *_jars()])
+    classpath = os.pathsep.join([HARNESS_MOUNT, *_jars(coverage)])
     return [
         _tool("java"), f"-Xmx{heap}m", "-XX:MaxMetaspaceSize=256m",
         "-XX:ReservedCodeCacheSize=64m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
         "-XX:-UsePerfData", "-Xshare:auto", "-Djava.io.tmpdir=/tmp", "-Dfile.encoding=UTF-8",
         "--add-opens", "java.base/java.io=ALL-UNNAMED",  # the harness's channel descriptor
-        "-cp", classpath, HARNESS_CLASS, str(timeout_ms), *test_paths,
+        "-cp", classpath, HARNESS_CLASS, str(timeout_ms), "1" if coverage else "0", *test_paths,
     ]  # fmt: skip
 
 
-def run_java_tests(code: dict[str, str], tests: dict[str, str], *, limits: Limits) -> TestRun:
-    """Compile ``code`` with the pristine ``tests`` and run the tests' JUnit classes, sandboxed."""
+def run_java_tests(
+    code: dict[str, str], tests: dict[str, str], *, limits: Limits, coverage: bool = False
+) -> TestRun:
+    """Compile ``code`` with the pristine ``tests`` and run the tests' JUnit classes, sandboxed;
+    ``coverage``: also the lines of the code files each test runs (``TestRun.coverage``)."""
     nonce = secrets.token_hex(16)
     files = {**code, **tests, NONCE_FILE: nonce}
-    argv = jvm_argv(limits, sorted(p for p in tests if p.endswith(".java")))
+    argv = jvm_argv(limits, sorted(p for p in tests if p.endswith(".java")), coverage=coverage)
     result = run_sandboxed(
         argv,
         files,
@@ -125,8 +136,9 @@ def run_java_tests(code: dict[str, str], tests: dict[str, str], *, limits: Limit
 
 
 class JUnitRunner:
-    """Java: javac and JUnit 4 in the sandbox (see the module docstring). No coverage or test
-    selection yet: ``per_test`` is False, so every hidden test runs."""
+    """Java: javac and JUnit 4 in the sandbox (see the module docstring), with per-test coverage
+    (JaCoCo) on request. No test selection yet: ``per_test`` is False, so every hidden test
+    runs."""
 
     def run(
         self,
@@ -138,8 +150,8 @@ class JUnitRunner:
         coverage: bool = False,
         first: list[str] | None = None,
     ) -> TestRun:
-        """One test run; ``coverage`` and ``first`` are not supported (``per_test`` False)."""
-        return run_java_tests(code, tests, limits=limits)
+        """One test run; ``first`` is not supported (``per_test`` False)."""
+        return run_java_tests(code, tests, limits=limits, coverage=coverage)
 
     def per_test(self, sample: object) -> bool:
         return False

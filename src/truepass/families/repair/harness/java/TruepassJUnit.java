@@ -4,7 +4,9 @@
  * classes of the phase's test files and reports every outcome through the result channel,
  * never through stdout or a workspace file.
  *
- * Arguments: TIMEOUT_MS TEST_FILE...   Environment: TRUEPASS_CHANNEL_FD (the channel's write end).
+ * Arguments: TIMEOUT_MS COVERAGE(0|1) TEST_FILE...   Environment: TRUEPASS_CHANNEL_FD (the
+ * channel's write end). With COVERAGE 1, TruepassCoverage (JaCoCo) records the lines of the
+ * code files each test runs, reported as one coverage event before finish.
  * The run's nonce is in the workspace file .truepass/nonce, which is read and deleted before
  * any of the workspace's code is loaded; every event carries it, so a line the candidate's code
  * writes to the channel (it can find the descriptor) is not believed.
@@ -67,6 +69,15 @@ public final class TruepassJUnit {
 
     private TruepassJUnit() {}
 
+    /** Per-test line coverage (TruepassCoverage, loaded only when asked for). */
+    public interface Coverage {
+        /** The bytes to define for class name (instrumented if it is the code's). */
+        byte[] instrument(String name, byte[] original) throws Exception;
+
+        /** Lines by workspace path run since the last call. */
+        Map<String, List<Integer>> take() throws Exception;
+    }
+
     /** The channel: JSON lines, each with the run's nonce. */
     static final class Channel {
         private final OutputStream out;
@@ -114,10 +125,12 @@ public final class TruepassJUnit {
     /** Classes defined from bytes read once, right after compilation. */
     static final class MemoryLoader extends ClassLoader {
         private final Map<String, byte[]> classes;
+        private final Coverage coverage;
 
-        MemoryLoader(Map<String, byte[]> classes, ClassLoader parent) {
+        MemoryLoader(Map<String, byte[]> classes, Coverage coverage, ClassLoader parent) {
             super(parent);
             this.classes = classes;
+            this.coverage = coverage;
         }
 
         @Override
@@ -125,6 +138,13 @@ public final class TruepassJUnit {
             byte[] bytes = classes.get(name);
             if (bytes == null) {
                 throw new ClassNotFoundException(name);
+            }
+            if (coverage != null) {
+                try {
+                    bytes = coverage.instrument(name, bytes);
+                } catch (Exception e) {
+                    throw new ClassNotFoundException(name + ": not instrumented: " + e, e);
+                }
             }
             return defineClass(name, bytes, 0, bytes.length);
         }
@@ -135,11 +155,15 @@ public final class TruepassJUnit {
         private final Channel channel;
         private final String file;
         private final Map<Description, String[]> results = new HashMap<>();
+        private final Coverage coverage;
+        private final Map<String, Object> lines;
         int notPassed;
 
-        Reporter(Channel channel, String file) {
+        Reporter(Channel channel, String file, Coverage coverage, Map<String, Object> lines) {
             this.channel = channel;
             this.file = file;
+            this.coverage = coverage;
+            this.lines = lines;
         }
 
         String id(Description d) {
@@ -149,6 +173,7 @@ public final class TruepassJUnit {
         @Override
         public void testStarted(Description d) {
             results.put(d, new String[] {"passed", ""});
+            take(null); // what ran between tests (class initialisation) is no test's
         }
 
         @Override
@@ -168,7 +193,22 @@ public final class TruepassJUnit {
 
         @Override
         public void testFinished(Description d) {
+            take(id(d));
             report(d, results.getOrDefault(d, new String[] {"passed", ""}));
+        }
+
+        private void take(String test) {
+            if (coverage == null) {
+                return;
+            }
+            try {
+                Map<String, List<Integer>> ran = coverage.take();
+                if (test != null) {
+                    lines.put(test, ran);
+                }
+            } catch (Exception e) {
+                channel.emit("coverage-error", Map.of("message", trimmed(e.toString())));
+            }
         }
 
         private void report(Description d, String[] outcome) {
@@ -196,8 +236,9 @@ public final class TruepassJUnit {
         channel.emit("start", Map.of("java", System.getProperty("java.version")));
 
         long timeoutMs = Long.parseLong(args[0]);
+        boolean wantCoverage = "1".equals(args[1]);
         List<String> testFiles = new ArrayList<>();
-        for (int i = 1; i < args.length; i++) {
+        for (int i = 2; i < args.length; i++) {
             testFiles.add(args[i]);
         }
         Map<String, byte[]> classes = new HashMap<>();
@@ -211,7 +252,8 @@ public final class TruepassJUnit {
             Runtime.getRuntime().halt(2);
         }
 
-        ClassLoader loader = new MemoryLoader(classes, TruepassJUnit.class.getClassLoader());
+        Coverage coverage = wantCoverage ? coverage(workspace, testFiles) : null;
+        ClassLoader loader = new MemoryLoader(classes, coverage, TruepassJUnit.class.getClassLoader());
         Map<String, Runner> runners = new LinkedHashMap<>();
         List<String> collected = new ArrayList<>();
         for (String file : testFiles) {
@@ -238,12 +280,16 @@ public final class TruepassJUnit {
         }
         channel.emit("collected", Map.of("nodeids", collected));
         int notPassed = errors.size();
+        Map<String, Object> lines = new LinkedHashMap<>();
         for (Map.Entry<String, Runner> e : runners.entrySet()) {
             JUnitCore core = new JUnitCore();
-            Reporter reporter = new Reporter(channel, e.getKey());
+            Reporter reporter = new Reporter(channel, e.getKey(), coverage, lines);
             core.addListener(reporter);
             core.run(Request.runner(e.getValue()));
             notPassed += reporter.notPassed;
+        }
+        if (coverage != null) {
+            channel.emit("coverage", Map.of("lines", lines));
         }
         int status = errors.isEmpty() ? (notPassed == 0 ? 0 : 1) : 2;
         channel.emit("finish", Map.of("exitstatus", status));
@@ -251,6 +297,24 @@ public final class TruepassJUnit {
         System.err.flush();
         stdout.flush();
         Runtime.getRuntime().halt(status); // no shutdown hook of the code under test runs
+    }
+
+    /** TruepassCoverage over the workspace's code files (every .java file but the tests). */
+    static Coverage coverage(Path workspace, List<String> testFiles) throws Exception {
+        Map<String, String> codeFiles = new HashMap<>();
+        try (Stream<Path> walk = Files.walk(workspace)) {
+            for (Path p : walk.filter(q -> q.toString().endsWith(".java")).collect(Collectors.toList())) {
+                String rel = workspace.relativize(p).toString();
+                if (testFiles.contains(rel)) {
+                    continue;
+                }
+                Matcher m = PACKAGE.matcher(Files.readString(p));
+                String dir = m.find() ? m.group(1).replace('.', '/') + "/" : "";
+                codeFiles.put(dir + p.getFileName(), rel);
+            }
+        }
+        return (Coverage) Class.forName("TruepassCoverage")
+            .getConstructor(Map.class).newInstance(codeFiles);
     }
 
     /**
@@ -370,6 +434,11 @@ public final class TruepassJUnit {
     static String json(Object value) {
         if (value instanceof Number || value instanceof Boolean) {
             return value.toString();
+        }
+        if (value instanceof Map) {
+            return ((Map<?, ?>) value).entrySet().stream()
+                .map(e -> quote(String.valueOf(e.getKey())) + ":" + json(e.getValue()))
+                .collect(Collectors.joining(",", "{", "}"));
         }
         if (value instanceof List) {
             return ((List<?>) value).stream().map(TruepassJUnit::json)
