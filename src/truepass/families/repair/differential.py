@@ -225,6 +225,8 @@ def flag_attempt(
     stands. None when the check does not apply (not asked for, not passing, no answer)."""
     if not wanted(config) or judged.verdict not in CHECKED or answer is None:
         return None
+    if sample.language != "python":  # the probe is a pytest plugin: Python samples only
+        return None
     try:
         code = apply_to_sample(sample, answer).files
     except PatchError:
