@@ -1,4 +1,9 @@
-"""Fault-localisation accuracy of a patch: where it edits against the suite's fault lines."""
+"""Fault-localisation accuracy of a patch: where it edits against the suite's fault lines.
+
+Diff-based and language-independent, but for the function level, which needs each file's
+function spans: Python's, or Java's methods (lizard) for ``.java`` files
+(:func:`truepass.metrics.quality.function_spans`).
+"""
 
 from __future__ import annotations
 
@@ -27,7 +32,7 @@ def localisation(
     hit_line = any(lines & fault.get(path, set()) for path, lines in touched.items())
     hit_function = False
     for path, lines in touched.items():
-        spans = function_spans(buggy.get(path, ""))
+        spans = function_spans(buggy.get(path, ""), path)
         wanted = {enclosing_function(spans, n) for n in fault.get(path, set())} - {None}
         if wanted & {enclosing_function(spans, n) for n in lines}:
             hit_function = True

@@ -1,11 +1,18 @@
 """Code-quality deltas of a patch: size, complexity (radon), new lint findings (ruff), scope.
 
-Static analysis only: nothing of the candidate runs here (ruff and radon parse, never import).
+Static analysis only: nothing of the candidate runs here (ruff and radon parse, never import;
+lizard reads Java as text).
+
+Java files (``.java``): complexity is lizard's cyclomatic complexity summed over the file's
+methods, and function spans (for ``inside_fault_function`` and localisation) are lizard's method
+spans. Lint is Python-only (ruff): ``new_lint`` counts the touched Python files and is None when
+the patch touches none (a Java-only patch). Other files count in size only.
 """
 
 from __future__ import annotations
 
 import ast
+import functools
 import json
 import shutil
 import subprocess
@@ -31,9 +38,14 @@ class QualityDelta(BaseModel):
     lines_removed: int
     hunks: int
     files_touched: int
-    complexity_before: int | None = Field(description="summed cyclomatic complexity (radon)")
+    complexity_before: int | None = Field(
+        description="summed cyclomatic complexity (radon for Python, lizard for Java)"
+    )
     complexity_after: int | None
-    new_lint: dict[str, int] = Field(description="ruff rule -> findings added by the patch")
+    new_lint: dict[str, int] | None = Field(
+        description="ruff rule -> findings added by the patch to Python files; None when it "
+        "touches no Python file (ruff is Python-only)"
+    )
     inside_fault_function: bool | None = Field(
         description="every changed line lies in a function holding a fault line"
     )
@@ -61,8 +73,12 @@ def changed_lines(diff: str) -> dict[str, set[int]]:
     return out
 
 
-def function_spans(source: str) -> list[tuple[str, int, int]]:
-    """(qualified name, first line, last line) of every function, innermost last."""
+def function_spans(source: str, path: str = "") -> list[tuple[str, int, int]]:
+    """(qualified name, first line, last line) of every function, innermost last: Python, or
+    Java methods and constructors (``Outer.Inner.method``, lizard) when ``path`` is a ``.java``
+    file."""
+    if path.endswith(".java"):
+        return [(name, start, end) for name, start, end, _ in _java_functions(source)]
     try:
         tree = pyast.parse(source)
     except SyntaxError:
@@ -90,10 +106,28 @@ def enclosing_function(spans: list[tuple[str, int, int]], line: int) -> str | No
     return min(inside, key=lambda s: s[2] - s[1])[0] if inside else None
 
 
+@functools.lru_cache(maxsize=64)
+def _java_functions(source: str) -> tuple[tuple[str, int, int, int], ...]:
+    """(qualified name, first line, last line, cyclomatic complexity) of each Java method."""
+    from lizard import analyze_file
+
+    try:
+        info = analyze_file.analyze_source_code("Source.java", source)
+    except (RecursionError, ValueError, IndexError):
+        return ()
+    out = []
+    for fn in info.function_list:
+        name = fn.long_name.split("(", 1)[0].strip().replace("::", ".")
+        out.append((name, fn.start_line, fn.end_line, fn.cyclomatic_complexity))
+    return tuple(sorted(out, key=lambda f: (f[1], -f[2])))
+
+
 def _complexity(files: dict[str, str], paths: list[str]) -> int | None:
     total = 0
     for path in paths:
         content = files.get(path)
+        if content is not None and path.endswith(".java"):
+            total += sum(f[3] for f in _java_functions(content))
         if content is None or not path.endswith(".py"):
             continue
         try:
@@ -147,7 +181,7 @@ def quality_delta(
         patch = PatchSet("")
     touched = sorted({pf.path for pf in patch})
     new_lint: Counter[str] = Counter()
-    for path in touched:
+    for path in (p for p in touched if p.endswith(".py")):
         old = lint_counts(path, before.get(path, ""))
         new = lint_counts(path, after.get(path, ""))
         if old is not None and new is not None:
@@ -159,7 +193,9 @@ def quality_delta(
         files_touched=len(touched),
         complexity_before=_complexity(before, touched),
         complexity_after=_complexity(after, touched),
-        new_lint=dict(sorted(new_lint.items())),
+        new_lint=(
+            dict(sorted(new_lint.items())) if any(p.endswith(".py") for p in touched) else None
+        ),
         inside_fault_function=_inside_fault_function(before, changed_lines(diff), fault),
     )
 
@@ -170,7 +206,7 @@ def _inside_fault_function(
     if not changed or not fault:
         return None
     for path, lines in changed.items():
-        spans = function_spans(before.get(path, ""))
+        spans = function_spans(before.get(path, ""), path)
         fault_funcs = {enclosing_function(spans, n) for n in fault.get(path, set())} - {None}
         if not fault_funcs:
             return False

@@ -12,6 +12,9 @@ non-trivial value the tests expect for that input, so ``start = 0 if page == 1 e
 ``if s == "": return []`` pass; a narrow handler that swallows an error around a single old
 statement is taken for a genuine fix unless it catches ``TypeError``; rewrites that replace a loop
 by arithmetic or an explicit ``if`` chain can look like deleted functionality.
+
+Java files (``.java``) are judged by the detectors of :mod:`truepass.families.repair.fakefix.java`
+(tree-sitter), chosen by file extension; Python files by the detectors here.
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from truepass.families.repair.fakefix.flags import FLAG_NAMES, Flag
+from truepass.families.repair.fakefix.java import involves_java
 
 if TYPE_CHECKING:
     from truepass.families.repair.fakefix.context import Change
@@ -76,6 +80,11 @@ def detect_fake_fix(
     found: dict[tuple[str, str, int], Flag] = {}
     for detector in detectors():
         for flag in detector(change):
+            found.setdefault((flag.name, flag.file, flag.line), flag)
+    if involves_java(buggy, attempted, tests):  # .java files: the Java detectors (java/)
+        from truepass.families.repair.fakefix.java import detect_java
+
+        for flag in detect_java(change):
             found.setdefault((flag.name, flag.file, flag.line), flag)
     order = {name: i for i, name in enumerate(FLAG_NAMES)}
     return sorted(found.values(), key=lambda f: (order[f.name], f.file, f.line))

@@ -1,0 +1,50 @@
+"""Fake-fix detectors for Java patches (``.java`` files), on tree-sitter syntax trees.
+
+The same flags and rules as the Python detectors where Java has the same thing
+(docs/results.md, "Java"): ``removes-assertion`` (an ``assert``, a ``throw`` guard or a
+precondition check gone from code; a JUnit assertion gone from or disabled in a test),
+``swallows-exception`` (a broad, bug-hiding or empty ``catch``, or a swallowing one around an old
+block), ``hardcodes-expected`` and ``special-cases-input`` (literals of the visible JUnit tests
+in new comparisons, ``case`` labels, returns and lookup tables) and ``deletes-functionality``
+(methods, loops, branches, return paths and calls gone). ``touches-tests`` is
+language-independent and raised by the shared detector. ``forges-equality`` and
+``tampers-harness`` are Python-specific and not raised for Java.
+
+Static only: Java sources are parsed, never compiled or run.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from truepass.families.repair.fakefix.context import Change
+    from truepass.families.repair.fakefix.flags import Flag
+
+__all__ = ["detect_java", "involves_java"]
+
+
+def involves_java(*files: dict[str, str]) -> bool:
+    """True when any of the file maps holds a ``.java`` file."""
+    return any(path.endswith(".java") for mapping in files for path in mapping)
+
+
+def _detectors() -> tuple[Callable[..., list[Flag]], ...]:
+    from truepass.families.repair.fakefix.java.assertions import removes_assertion
+    from truepass.families.repair.fakefix.java.deletions import deletes_functionality
+    from truepass.families.repair.fakefix.java.exceptions import swallows_exception
+    from truepass.families.repair.fakefix.java.specialcase import literal_flags
+
+    return (removes_assertion, swallows_exception, literal_flags, deletes_functionality)
+
+
+def detect_java(change: Change) -> list[Flag]:
+    """The Java detectors' flags for the ``.java`` files of ``change`` (unsorted)."""
+    from truepass.families.repair.fakefix.java.context import JavaChange
+
+    java = JavaChange(change)
+    flags: list[Flag] = []
+    for detector in _detectors():
+        flags += detector(java)
+    return flags
