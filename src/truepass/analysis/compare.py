@@ -6,7 +6,10 @@ gets rates with Wilson intervals, the difference with a seeded paired-bootstrap 
 discordant counts, exact McNemar p-values (Holm-adjusted when there are several pairs) and effect
 sizes, overall and per defect type and leakage tier. A solver run on a suite and on its
 ``+obfuscated`` form also gets a **leakage probe**: the drop in correct rate, the memorisation
-signal. Samples left out of a pair are listed with the reason, never silently dropped.
+signal. Two arms whose samples are in different languages (QuixBugs in Python and in Java) are
+paired by program instead (:mod:`truepass.analysis.crosslang`), and a solver run in both gets the
+programs it fixed in one language and not the other. Samples left out of a pair are listed with
+the reason, never silently dropped.
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
+from truepass.analysis.crosslang import RunSamples, run_samples, split_outcomes
 from truepass.analysis.stats import (
     CONFIDENCE,
     RESAMPLES,
@@ -54,6 +58,11 @@ class Arm(BaseModel):
     attempts: int
     invalid_samples: list[str]
     infra_errors: list[str] = Field(description="samples with at least one infra-error attempt")
+    languages: list[str] = Field(
+        default_factory=list,
+        description="languages of the arm's samples, from the run's suite (manifest.json); "
+        "empty when not read (all runs on one suite) or unknown",
+    )
 
 
 class PairedTest(BaseModel):
@@ -103,10 +112,16 @@ class GroupComparison(BaseModel):
 class Excluded(BaseModel):
     """A sample left out of a pair, with what was wrong in which arm."""
 
-    sample_id: str
+    sample_id: str = Field(
+        description="the sample; across languages, A's sample of the program (B's when A has none)"
+    )
     reasons: dict[str, str] = Field(
-        description="arm -> 'invalid-sample', 'infra-error' (attempt 0), 'no-attempt-0' or "
-        "'missing' (the arm has no attempt at this sample)"
+        description="arm -> 'invalid-sample', 'infra-error' (attempt 0), 'no-attempt-0', "
+        "'missing' (the arm has no attempt at this sample, or across languages at this program) "
+        "or 'duplicate-program' (across languages: several of the arm's samples have this key)"
+    )
+    program: str | None = Field(
+        None, description="across languages: the program key (None when paired by sample id)"
     )
 
 
@@ -117,6 +132,26 @@ class PairComparison(BaseModel):
     by_defect_type: dict[str, GroupComparison]
     by_leakage: dict[str, GroupComparison]
     excluded: list[Excluded]
+
+
+class LanguageComparison(BaseModel):
+    """One solver run on the same programs in two languages, paired by program."""
+
+    solver: str
+    a: str = Field(description="arm in language_a")
+    b: str = Field(description="arm in language_b")
+    language_a: str
+    language_b: str
+    n: int = Field(description="paired programs (valid in both arms)")
+    both: list[str] = Field(description="programs fixed (attempt 0, the metric) in both")
+    a_only: list[str] = Field(description="programs fixed in language_a only")
+    b_only: list[str] = Field(description="programs fixed in language_b only")
+    neither: list[str]
+    test: PairedTest = Field(
+        description="exact McNemar over the programs: the pair's overall test of the metric"
+    )
+    unpaired_a: list[str] = Field(description="samples of A whose program B has no sample of")
+    unpaired_b: list[str] = Field(description="samples of B whose program A has no sample of")
 
 
 class LeakageProbe(BaseModel):
@@ -145,6 +180,13 @@ class Comparison(BaseModel):
     arms: list[Arm]
     pairs: list[PairComparison]
     leakage: list[LeakageProbe]
+    across_languages: list[LanguageComparison] = Field(
+        default_factory=list,
+        description="per solver run in two languages: programs fixed in one and not the other",
+    )
+    notes: list[str] = Field(
+        default_factory=list, description="runs whose samples' languages could not be read"
+    )
 
 
 @dataclass
@@ -163,9 +205,7 @@ class _ArmData:
     info: Arm
     valid: dict[str, _Outcome] = field(default_factory=dict)
     problems: dict[str, str] = field(default_factory=dict)  # sample_id -> reason
-
-    def has(self, sample_id: str) -> bool:
-        return sample_id in self.valid or sample_id in self.problems
+    program: dict[str, str] = field(default_factory=dict)  # sample_id -> program key
 
 
 def compare_runs(
@@ -198,7 +238,7 @@ def compare_runs(
         raise InputError(f"metric must be one of {', '.join(METRICS)}, got {metric!r}")
     if bootstrap < 1:
         raise InputError("bootstrap resamples must be positive")
-    grouped: list[tuple[Path, str, list[AttemptRecord]]] = []
+    grouped: list[tuple[Path, str, list[AttemptRecord]]] = []  # (run, solver, records)
     for run in run_dirs:
         by_solver: dict[str, list[AttemptRecord]] = defaultdict(list)
         for rec in read_results(run):
@@ -211,6 +251,7 @@ def compare_runs(
             f"need at least two arms (solver × run) to compare, found {len(arms)}",
             location=", ".join(str(r) for r in run_dirs),
         )
+    notes = _read_languages(arms, [run for run, _, _ in grouped])
     pairs = [_compare(a, b, metric, bootstrap, seed) for a, b in combinations(arms, 2)]
     _adjust([p.overall for p in pairs])
     for key in {k for p in pairs for k in p.by_defect_type}:
@@ -222,6 +263,11 @@ def compare_runs(
         if (pair := _leakage_pair(a, b)) is not None:
             probes.append(_probe(*pair, bootstrap, seed))
     _adjust([p.overall for p in probes])
+    across = [
+        _language_comparison(a, b, pair, metric)
+        for (a, b), pair in zip(combinations(arms, 2), pairs, strict=True)
+        if a.info.solver == b.info.solver and _across_languages(a, b)
+    ]
     return Comparison(
         metric=metric,
         confidence=CONFIDENCE,
@@ -231,6 +277,8 @@ def compare_runs(
         arms=[a.info for a in arms],
         pairs=pairs,
         leakage=probes,
+        across_languages=across,
+        notes=notes,
     )
 
 
@@ -295,28 +343,108 @@ def _arm(name: str, run: Path, solver: str, records: list[AttemptRecord]) -> _Ar
     return data
 
 
+def _read_languages(arms: list[_ArmData], runs: list[Path]) -> list[str]:
+    """Give each arm its samples' languages and program keys, read from its run's suite, when
+    the runs are not all on one suite; notes on runs whose suite cannot be read."""
+    if len({tuple(a.info.suites) for a in arms}) < 2:
+        return []
+    cache: dict[tuple[str, str], RunSamples | str] = {}
+    problems: dict[str, str] = {}
+    for arm, run in zip(arms, runs, strict=True):
+        found, why = run_samples(run, cache)
+        if found is None:
+            if why:
+                problems[str(run)] = why
+            continue
+        ids = {*arm.valid, *arm.problems}
+        if not ids <= found.program.keys():
+            problems[str(run)] = "some of its samples are not in its suite"
+            continue
+        arm.program = {s: found.program[s] for s in ids}
+        if ids <= found.language.keys():  # a family whose samples have no language has none
+            arm.info.languages = sorted({found.language[s] for s in ids})
+    if not any(a.info.languages for a in arms):
+        return []
+    return [
+        f"{run}: {why}: its samples' language is unknown, they are paired by sample id"
+        for run, why in problems.items()
+    ]
+
+
+def _across_languages(a: _ArmData, b: _ArmData) -> bool:
+    """Pair by program: each arm's samples are in one language, not the same one."""
+    la, lb = a.info.languages, b.info.languages
+    return len(la) == 1 and len(lb) == 1 and la != lb
+
+
+def _keys(arm: _ArmData, by_program: bool) -> tuple[dict[str, str], dict[str, list[str]]]:
+    """key -> the arm's (first) sample with it; and, for keys several samples share, the others."""
+    keys: dict[str, str] = {}
+    shared: dict[str, list[str]] = defaultdict(list)
+    for sid in sorted({*arm.valid, *arm.problems}):
+        key = arm.program.get(sid, sid) if by_program else sid
+        if key in keys:
+            shared[key].append(sid)
+        else:
+            keys[key] = sid
+    return keys, shared
+
+
 def _pair_samples(
     a: _ArmData, b: _ArmData
-) -> tuple[list[tuple[_Outcome, _Outcome]], list[Excluded]]:
-    paired: list[tuple[_Outcome, _Outcome]] = []
+) -> tuple[list[tuple[str, _Outcome, _Outcome]], list[Excluded]]:
+    """(key, outcome in A, outcome in B) per paired key, and the samples left out. The key is
+    the sample id, or the program key when the arms are in different languages."""
+    by_program = _across_languages(a, b)
+    (keys_a, shared_a), (keys_b, shared_b) = _keys(a, by_program), _keys(b, by_program)
+    paired: list[tuple[str, _Outcome, _Outcome]] = []
     excluded: list[Excluded] = []
-    ids = sorted({*a.valid, *a.problems, *b.valid, *b.problems})
-    for sid in ids:
-        if sid in a.valid and sid in b.valid:
-            paired.append((a.valid[sid], b.valid[sid]))
+    for key in sorted({*keys_a, *keys_b}):
+        sa, sb = keys_a.get(key), keys_b.get(key)
+        shared = key in shared_a or key in shared_b
+        if sa is not None and sb is not None and sa in a.valid and sb in b.valid and not shared:
+            paired.append((key, a.valid[sa], b.valid[sb]))
             continue
         reasons = {}
-        for arm in (a, b):
-            if not arm.has(sid):
+        for arm, sid, arm_shared in ((a, sa, shared_a), (b, sb, shared_b)):
+            if sid is None:
                 reasons[arm.info.name] = "missing"
+            elif key in arm_shared:
+                reasons[arm.info.name] = "duplicate-program"
             elif sid in arm.problems:
                 reasons[arm.info.name] = arm.problems[sid]
-        excluded.append(Excluded(sample_id=sid, reasons=reasons))
+        program = key if by_program else None
+        excluded.append(Excluded(sample_id=sa or sb or key, reasons=reasons, program=program))
+        for arm, arm_shared in ((a, shared_a), (b, shared_b)):
+            excluded.extend(
+                Excluded(sample_id=sid, reasons={arm.info.name: "duplicate-program"}, program=key)
+                for sid in arm_shared.get(key, [])
+            )
     return paired, excluded
 
 
+def _language_comparison(
+    a: _ArmData, b: _ArmData, pair: PairComparison, metric: Metric
+) -> LanguageComparison:
+    paired, _ = _pair_samples(a, b)
+    cells = split_outcomes([(k, pa.first[metric], pb.first[metric]) for k, pa, pb in paired])
+    return LanguageComparison(
+        solver=a.info.solver,
+        a=a.info.name,
+        b=b.info.name,
+        language_a=a.info.languages[0],
+        language_b=b.info.languages[0],
+        n=len(paired),
+        **cells,
+        test=getattr(pair.overall, metric).model_copy(),
+        unpaired_a=[e.sample_id for e in pair.excluded if e.reasons.get(b.info.name) == "missing"],
+        unpaired_b=[e.sample_id for e in pair.excluded if e.reasons.get(a.info.name) == "missing"],
+    )
+
+
 def _compare(a: _ArmData, b: _ArmData, metric: Metric, resamples: int, seed: int) -> PairComparison:
-    paired, excluded = _pair_samples(a, b)
+    keyed, excluded = _pair_samples(a, b)
+    paired = [(pa, pb) for _, pa, pb in keyed]
 
     def groups(key: Callable[[_Outcome], str]) -> dict[str, GroupComparison]:
         by: dict[str, list[tuple[_Outcome, _Outcome]]] = defaultdict(list)

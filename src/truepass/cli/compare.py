@@ -15,7 +15,12 @@ from truepass.cli.common import errors, out_console
 from truepass.cli.tables import rate_ci
 
 if TYPE_CHECKING:  # the statistics load when the command runs
-    from truepass.analysis.compare import Comparison, Excluded, GroupComparison
+    from truepass.analysis.compare import (
+        Comparison,
+        Excluded,
+        GroupComparison,
+        LanguageComparison,
+    )
 
 
 class MetricChoice(StrEnum):
@@ -44,7 +49,8 @@ def compare_cmd(
 ) -> None:
     """Compare solvers sample by sample: rates with intervals, McNemar, effect size, leakage.
 
-    Pairs samples valid in both arms; Holm-adjusts p-values over several pairs. See docs/compare.md.
+    Pairs samples valid in both arms (runs in two languages: by program); Holm-adjusts p-values
+    over several pairs. See docs/compare.md.
     """
     with errors():
         from truepass.analysis.compare import compare_runs
@@ -156,6 +162,8 @@ def print_comparison(c: Comparison) -> None:
                 )  # fmt: skip
             t.rows[-1].end_section = True
         out_console.print(t)
+    if c.across_languages:
+        _print_languages(c.across_languages, metric, several)
     for p in c.pairs:
         if p.excluded:
             out_console.print(
@@ -178,8 +186,44 @@ def print_comparison(c: Comparison) -> None:
     ]
     if len(c.leakage) > 1:
         legend.append("leakage probe p: Holm-adjusted over the probes")
+    if c.across_languages:
+        legend.append(
+            "arms in different languages are paired by program (meta.program), not sample id"
+        )
+    legend += c.notes
     for line in legend:
         out_console.print(line, style="dim", highlight=False)
+
+
+def _print_languages(rows: list[LanguageComparison], metric: str, several: bool) -> None:
+    """Per solver run in two languages: the programs fixed in both, in one only, in neither."""
+    t = Table(title=f"across languages: programs {metric} on attempt 0, paired by program",
+              box=box.SIMPLE_HEAD, pad_edge=False)  # fmt: skip
+    t.add_column("solver", overflow="fold")
+    cols = ["A", "B", "programs", "both", "A only", "B only", "neither", "p"]
+    for col in cols + (["Holm p"] if several else []):
+        t.add_column(col, justify="right", no_wrap=True)
+    for r in rows:
+        t.add_row(
+            escape(r.solver), escape(r.language_a), escape(r.language_b), str(r.n),
+            str(len(r.both)), str(len(r.a_only)), str(len(r.b_only)), str(len(r.neither)),
+            _p(r.test.p_value), *([_p(r.test.p_holm)] if several else []),
+        )  # fmt: skip
+    out_console.print(t)
+    for r in rows:
+        lines = [
+            f"{r.solver}: {metric} in {r.language_a} only ({r.a}): {_names(r.a_only)}",
+            f"{r.solver}: {metric} in {r.language_b} only ({r.b}): {_names(r.b_only)}",
+        ]
+        for lang, ids in ((r.language_a, r.unpaired_a), (r.language_b, r.unpaired_b)):
+            if ids:
+                lines.append(f"{r.solver}: not paired, only in {lang}: {_names(ids)}")
+        for line in lines:
+            out_console.print(escape(line), highlight=False, soft_wrap=True)
+
+
+def _names(names: list[str]) -> str:
+    return f"{len(names)}: {', '.join(names)}" if names else "none"
 
 
 def _excluded(excluded: list[Excluded]) -> str:

@@ -1,0 +1,142 @@
+"""The cost of one Java test run in truepass's sandbox against the same run outside it.
+
+For each sample (QuixBugs-Java's programs with their fixed version, when the data is given;
+else the bundled ``mini-java`` reference fixes), and interleaved:
+
+* ``bare``: the same work with nothing of truepass: ``javac`` of the code and the phase's test
+  files into a fresh directory, then ``java org.junit.runner.JUnitCore`` on the test classes,
+  outside any sandbox (laying the files out is not timed);
+* ``truepass``: :func:`truepass.families.repair.javarun.run_java_tests`: bubblewrap, one JVM
+  that compiles with javac's API and runs JUnit through our harness, outcomes from the channel.
+
+Also the floor: ``java -version`` and one JVM that only starts our harness's class path.
+Prints the median per run of each and the ratio truepass / bare, and whether both agree on
+which tests pass (bare: JUnitCore's exit status).
+
+    .venv/bin/python benchmarks/java_run_cost.py --suite mini-java --limit 10
+    .venv/bin/python benchmarks/java_run_cost.py \
+        --suite quixbugs-java:../shared/benchmarks/quixbugs-java
+
+Timings on a shared 2-core machine are noisy: compare figures of the same run only.
+Not a pytest module: run it as a script.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import statistics
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+
+from truepass.answers import Answer
+from truepass.families.repair import javarun
+from truepass.families.repair.schema import RepairSample
+from truepass.patches.apply import apply_to_sample
+from truepass.sandbox import Limits
+from truepass.suites.loader import load_suite
+
+_PACKAGE = re.compile(r"^\s*package\s+([\w.]+)\s*;", re.MULTILINE)
+
+
+def _class_name(path: str, source: str) -> str:
+    m = _PACKAGE.search(source)
+    stem = Path(path).stem
+    return f"{m.group(1)}.{stem}" if m else stem
+
+
+def bare_run(code: dict[str, str], tests: dict[str, str]) -> tuple[float, bool]:
+    """javac then JUnitCore outside the sandbox; (seconds, every test passed)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp)
+        for path, text in {**code, **tests}.items():
+            (root / path).parent.mkdir(parents=True, exist_ok=True)
+            (root / path).write_text(text)
+        sources = [str(root / p) for p in {**code, **tests} if p.endswith(".java")]
+        classes = [
+            _class_name(p, t)
+            for p, t in tests.items()
+            if p.endswith(".java") and ("@Test" in t or "@org.junit.Test" in t)
+        ]
+        cp = os.pathsep.join(javarun.JUNIT_JARS)
+        start = time.perf_counter()
+        built = subprocess.run(
+            ["javac", "-nowarn", "-d", str(root / "out"), "-cp", cp, *sources],
+            capture_output=True, check=False,
+        )  # fmt: skip
+        ok = built.returncode == 0
+        if ok:
+            ran = subprocess.run(
+                ["java", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-cp",
+                 os.pathsep.join([str(root / "out"), cp]), "org.junit.runner.JUnitCore", *classes],
+                capture_output=True, check=False,
+            )  # fmt: skip
+            ok = ran.returncode == 0
+        return time.perf_counter() - start, ok
+
+
+def truepass_run(code: dict[str, str], tests: dict[str, str], limits: Limits) -> tuple[float, bool]:
+    start = time.perf_counter()
+    run = javarun.run_java_tests(code, tests, limits=limits)
+    elapsed = time.perf_counter() - start
+    return elapsed, run.finished and run.returncode == 0 and not run.collect_errors
+
+
+def floor() -> dict[str, float]:
+    times: dict[str, list[float]] = {"java -version": [], "JVM with the harness's class path": []}
+    cp = os.pathsep.join([str(javarun.harness_classes()), *javarun.JUNIT_JARS])
+    for _ in range(5):
+        for name, argv in (
+            ("java -version", ["java", "-version"]),
+            ("JVM with the harness's class path",
+             ["java", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-cp", cp,
+              "org.junit.runner.JUnitCore"]),
+        ):  # fmt: skip
+            start = time.perf_counter()
+            subprocess.run(argv, capture_output=True, check=False)
+            times[name].append(time.perf_counter() - start)
+    return {k: statistics.median(v) for k, v in times.items()}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--suite", default="mini-java")
+    parser.add_argument("--limit", type=int, default=0, help="first N samples (0: all)")
+    parser.add_argument("--repeat", type=int, default=1, help="runs of each per sample")
+    args = parser.parse_args()
+    suite = load_suite(args.suite)
+    samples: list[RepairSample] = [s for s in suite.samples if isinstance(s, RepairSample)]
+    samples = samples[: args.limit] if args.limit else samples
+    limits = Limits()
+    javarun.harness_classes()  # compiled once, not timed
+    print(f"{len(samples)} samples of {suite.name}, visible+hidden tests on the reference fix")
+    for name, seconds in floor().items():
+        print(f"  floor: {name}: {seconds:.3f} s")
+    bare, ours, disagree = [], [], []
+    for sample in samples:
+        fixed = apply_to_sample(sample, Answer(diff=sample.fix)).files
+        for tests in (sample.tests.visible, sample.tests.hidden):
+            if not tests:
+                continue
+            for _ in range(args.repeat):
+                b, b_ok = bare_run(fixed, tests)
+                t, t_ok = truepass_run(fixed, tests, limits)
+                bare.append(b)
+                ours.append(t)
+                if b_ok != t_ok:
+                    disagree.append(f"{sample.id}: bare {b_ok}, truepass {t_ok}")
+    mb, mt = statistics.median(bare), statistics.median(ours)
+    print(f"  runs: {len(bare)} of each")
+    print(f"  bare javac + JUnitCore, outside any sandbox: median {mb:.3f} s per run")
+    print(f"  truepass (sandbox, one JVM: javac API + JUnit): median {mt:.3f} s per run")
+    print(f"  truepass / bare: {mt / mb:.2f}x")
+    print(f"  outcome disagreements: {len(disagree)}")
+    for line in disagree[:20]:
+        print(f"    {line}")
+
+
+if __name__ == "__main__":
+    main()
