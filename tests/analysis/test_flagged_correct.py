@@ -21,3 +21,16 @@ def test_a_flagged_correct_patch_is_not_counted_as_correct() -> None:
     assert (rates.correct, rates.flagged_correct, rates.plausible) == (2, 1, 4)
     assert rates.correct_rate == 0.5
     assert summarize("s", recs).solvers[0].pass_at_k == {"pass@1": 0.5}
+
+
+def test_the_summary_counts_patches_the_differential_check_demoted() -> None:
+    recs = [
+        _rec("a", "correct", ["differs-from-reference"]),
+        _rec("b", "plausible", ["differs-from-reference"]),
+        _rec("c", "correct", ["hardcodes-expected"]),
+        _rec("d", "correct", []),
+    ]
+    solver = summarize("s", recs).solvers[0]
+    assert solver.demoted_by_differential == 2
+    assert (solver.overall.correct, solver.overall.flagged_correct) == (1, 2)
+    assert summarize("s", recs[2:]).solvers[0].demoted_by_differential == 0

@@ -13,7 +13,7 @@ from truepass.agents.metrics import ProcessSummary, process_summary
 from truepass.analysis.stats import wilson
 from truepass.metrics.passk import pass_at_ks, pass_at_ks_with_ci
 from truepass.records import AttemptRecord, is_correct
-from truepass.vocabulary import NOT_COUNTED, PASSES_VISIBLE, Verdict
+from truepass.vocabulary import DIFFERS_FROM_REFERENCE, NOT_COUNTED, PASSES_VISIBLE, Verdict
 
 if TYPE_CHECKING:
     from truepass.families.base import Family
@@ -68,6 +68,12 @@ class SolverSummary(BaseModel):
     invalid_samples: list[str]
     infra_errors: list[str]
     median_judge_s: float | None
+    demoted_by_differential: int = Field(
+        0,
+        description="attempts that passed their tests (correct or plausible) and that the "
+        "differential check flagged differs-from-reference (docs/differential.md); the correct "
+        "ones among them are not counted as correct",
+    )
     pass_at_k: dict[str, float] = Field(
         default_factory=dict, description="unbiased pass@k of correct over counted samples"
     )
@@ -173,6 +179,10 @@ def summarize(
                 invalid_samples=_ids(recs, Verdict.INVALID_SAMPLE),
                 infra_errors=_ids(recs, Verdict.INFRA_ERROR),
                 median_judge_s=round(statistics.median(judged), 3) if judged else None,
+                demoted_by_differential=sum(
+                    DIFFERS_FROM_REFERENCE in r.flags and r.verdict in PASSES_VISIBLE
+                    for r in recs
+                ),
                 pass_at_k=pass_at_ks(_per_sample(recs)),
                 pass_at_k_ci=pass_at_ks_with_ci(_per_sample(recs)),
                 pass_at_k_visible=pass_at_ks(_per_sample(recs, visible=True)),

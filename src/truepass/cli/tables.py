@@ -53,6 +53,10 @@ def print_summary(summary: Summary) -> None:
         if s.overall.flagged_correct:
             out_console.print(f"{s.solver}: {s.overall.flagged_correct} correct verdicts carry a "
                               "fake-fix flag and are not counted as correct")  # fmt: skip
+        if s.demoted_by_differential:
+            out_console.print(f"{s.solver}: the differential check demoted "
+                              f"{s.demoted_by_differential} test-passing patch(es) "
+                              "(differs-from-reference)")  # fmt: skip
         if s.flags:
             flags = ", ".join(f"{k} {n}" for k, n in s.flags.items())
             out_console.print(f"{s.solver} flags: {flags}")
