@@ -55,7 +55,7 @@ def test_unknown_solver_and_suite_exit_2(tmp_path: Path) -> None:
     assert got.exit_code == 2 and "unknown solver 'magic'" in got.output
     got = runner.invoke(app, ["check-suite", "--suite", "no-such-suite"], terminal_width=300)
     assert got.exit_code == 2 and "no such suite" in got.output
-    assert "FORMAT:PATH with FORMAT one of quixbugs, humanevalfix" in got.output
+    assert "FORMAT:PATH with FORMAT one of quixbugs, quixbugs-java, humanevalfix" in got.output
 
 
 def test_judge_and_summary(tmp_path: Path) -> None:

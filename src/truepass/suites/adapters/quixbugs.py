@@ -97,8 +97,8 @@ def load_quixbugs(path: Path) -> tuple[list[RepairSample], bytes]:
     if not path.is_dir():
         raise SuiteError(f"{path} is not a directory (expected {RECORDS} and {SUPPORT})")
     records_path, support_path = path / RECORDS, path / SUPPORT
-    raw_records = _read(records_path)
-    raw_support = _read(support_path)
+    raw_records = read_input(records_path)
+    raw_support = read_input(support_path)
     support = _support(support_path, raw_support)
     samples: list[RepairSample] = []
     seen: set[str] = set()
@@ -117,7 +117,8 @@ def load_quixbugs(path: Path) -> tuple[list[RepairSample], bytes]:
     return samples, raw_records + b"\0" + raw_support
 
 
-def _read(p: Path) -> bytes:
+def read_input(p: Path) -> bytes:
+    """The bytes of an input file (a :class:`SuiteError` naming it when unreadable)."""
     try:
         return p.read_bytes()
     except OSError as exc:
@@ -170,7 +171,7 @@ def _sample(rec: dict[str, str | None], support: dict[str, str]) -> RepairSample
         raise ValueError("the correct program does not change the buggy program's code")
     files = {program: buggy}
     common = {"conftest.py": support["conftest.py"]}
-    meta: dict[str, object] = {"upstream_name": name}
+    meta: dict[str, object] = {"upstream_name": name, "program": name}  # pairs across languages
     if rec.get("json_testcases"):
         common["python_testcases/load_testdata.py"] = support["python_testcases/load_testdata.py"]
         cases = _json_cases(str(rec["json_testcases"]))
@@ -238,11 +239,17 @@ def _sample(rec: dict[str, str | None], support: dict[str, str]) -> RepairSample
 
 
 def _visible_indices(name: str, n: int) -> list[int]:
+    return visible_indices(n, _FIRST_FAILING.get(name))
+
+
+def visible_indices(n: int, first_failing: int | None = None) -> list[int]:
+    """The split of ``n`` cases (shared with the Java adapter): the 0-based indices of the visible
+    ones, the first third (rounded up, at least one), plus ``first_failing`` (the first case the
+    buggy program fails) when it lies later."""
     k = max(1, math.ceil(n / 3)) if n > 1 else 1
     idx = set(range(min(k, n)))
-    first = _FIRST_FAILING.get(name)
-    if first is not None and first < n:
-        idx.add(first)
+    if first_failing is not None and first_failing < n:
+        idx.add(first_failing)
     return sorted(idx)
 
 

@@ -8,6 +8,7 @@ import difflib
 import io
 import re
 import tokenize
+from collections.abc import Callable
 
 from truepass import pyast
 
@@ -38,9 +39,28 @@ def minimal_fix(buggy: str, correct: str) -> tuple[str, list[int], list[tuple[st
     """Apply to ``buggy`` only the code changes of ``correct`` (upstream correct files drop the
     docstring and keep alternatives in strings). Returns the fixed text, the 1-based buggy lines
     the fix changes, and (buggy, fixed) text pairs of the changed regions."""
+    return splice(
+        buggy,
+        correct,
+        (_comment_free(buggy), _code_lines(buggy)),
+        (_comment_free(correct), _code_lines(correct)),
+    )
+
+
+def splice(
+    buggy: str,
+    correct: str,
+    b_code: tuple[list[str], list[int]],
+    c_code: tuple[list[str], list[int]],
+) -> tuple[str, list[int], list[tuple[str, str]]]:
+    """:func:`minimal_fix` for any language: ``b_code``/``c_code`` are each text's comparison key
+    per line (the line without comments) and the 0-based indices of its code lines (the only
+    lines compared). The differing code lines of ``correct`` replace those of ``buggy``; the other
+    buggy lines (comments, docs) stay. Returns the fixed text, the 1-based buggy lines the fix
+    changes (a pure insertion counts as the code line before it), and (buggy, fixed) key pairs of
+    the changed regions."""
     b_lines, c_lines = buggy.splitlines(), correct.splitlines()
-    b_keys, c_keys = _comment_free(buggy), _comment_free(correct)
-    b_idx, c_idx = _code_lines(buggy), _code_lines(correct)
+    (b_keys, b_idx), (c_keys, c_idx) = b_code, c_code
     sm = difflib.SequenceMatcher(
         None, [b_keys[i] for i in b_idx], [c_keys[j] for j in c_idx], autojunk=False
     )
@@ -73,6 +93,8 @@ def minimal_fix(buggy: str, correct: str) -> tuple[str, list[int], list[tuple[st
 # ---------------------------------------------------------------- classification, description
 
 _CMP = {"<", "<=", ">", ">=", "==", "!=", "is", "in", "not", "any", "all"}
+# ``&&``/``||``: Java (Python's tokenizer never yields them)
+_CONJ = {"or", "and", "||", "&&"}
 _OPS = {"+", "-", "*", "/", "//", "%", "^", "&", "|", "**", "+=", "-=", "^=", "&=", "|=", "*="}
 
 
@@ -87,13 +109,16 @@ def _tokens(text: str) -> list[str]:
         return text.split()
 
 
-def classify(pairs: list[tuple[str, str]]) -> str:
+def classify(pairs: list[tuple[str, str]], tokens: Callable[[str], list[str]] | None = None) -> str:
+    """The defect type of a fix from its (buggy, fixed) pairs; ``tokens`` splits a text into
+    tokens (default: Python's tokenizer)."""
+    tokens = tokens or _tokens
     if all(not old.strip() for old, _ in pairs):
         return "missing-code"
     if all(not new.strip() for _, new in pairs):
         return "extra-code"
-    old = [t for o, _ in pairs for t in _tokens(o)]
-    new = [t for _, n in pairs for t in _tokens(n)]
+    old = [t for o, _ in pairs for t in tokens(o)]
+    new = [t for _, n in pairs for t in tokens(n)]
     removed: list[str] = []
     added: list[str] = []
     for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(
@@ -102,7 +127,7 @@ def classify(pairs: list[tuple[str, str]]) -> str:
         if tag != "equal":
             removed += old[i1:i2]
             added += new[j1:j2]
-    if not removed and ("or" in added or "and" in added):
+    if not removed and _CONJ & set(added):
         return "missing-condition"
     if sorted(removed + added) in (["+", "1"], ["-", "1"]) and not (removed and added):
         return "off-by-one"
