@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from truepass import pyast
+from truepass.solvers.sbfl import SuspiciousLine
 from truepass.solvers.sourcefile import Edit, SourceFile, function_locals
 
 ExprOperator = Callable[[SourceFile, ast.expr], Iterator[list[Edit]]]
@@ -277,3 +278,20 @@ def render(src: SourceFile, mutant: Mutant) -> str | None:
     except (SyntaxError, ValueError):
         return None
     return text
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A rendered mutant: the whole code file map after the change, and where it came from."""
+
+    mutant: Mutant
+    files: dict[str, str]
+    rank: int  # 1-based position of the mutated line in the localisation ranking
+    score: float
+
+
+def tiers(lines: list[SuspiciousLine]) -> Iterator[list[tuple[int, SuspiciousLine]]]:
+    """Consecutive runs of equally suspicious lines, each line with its 1-based rank."""
+    ranked = list(enumerate(lines, start=1))
+    for _, group in itertools.groupby(ranked, key=lambda r: round(r[1].score, 9)):
+        yield list(group)

@@ -1,9 +1,11 @@
 """The test runs of the ``baseline:templates`` repair tool: fault localisation and validation.
 
 Localisation is spectrum-based (Ochiai): the visible tests run once on the buggy code, in the
-sandbox, with per-test line coverage. A line covered by many failing tests and few passing ones is
-suspicious: ``ochiai = ef / sqrt((ef + nf) * (ef + ep))``. Validation runs a candidate against the
-visible tests (the failing tests' files first, when that is a real subset).
+sandbox, with per-test line coverage of the sample's code files (``.py``, or ``.java`` for Java
+samples, whose runner reports coverage in the same shape). A line covered by many failing tests
+and few passing ones is suspicious: ``ochiai = ef / sqrt((ef + nf) * (ef + ep))``. Validation
+runs a candidate against the visible tests (the failing tests' files first, when that is a real
+subset).
 """
 
 from __future__ import annotations
@@ -21,6 +23,8 @@ from truepass.families.repair.testrun import TestRun
 from truepass.sandbox import Limits
 
 GIVEN_SCORE = 2.0  # above any Ochiai score (at most 1.0): given fault lines rank first
+CODE_SUFFIXES = {"python": ".py", "java": ".java"}  # the code files localisation ranks
+_COMMENT_STARTS = {".py": ("#",), ".java": ("//", "/*", "*")}
 
 
 @dataclass(frozen=True)
@@ -95,13 +99,20 @@ def rank_lines(
     return ranked
 
 
-def all_lines(files: dict[str, str]) -> list[SuspiciousLine]:
-    """Every non-blank line of the Python code files, in file and line order (score 0)."""
+def code_suffix(sample: RepairSample) -> str:
+    """The extension of the sample's code files that localisation ranks (``.py``, ``.java``)."""
+    return CODE_SUFFIXES[sample.language]
+
+
+def all_lines(files: dict[str, str], suffix: str = ".py") -> list[SuspiciousLine]:
+    """Every non-blank, non-comment line of the code files (``suffix``: Python's by default),
+    in file and line order (score 0)."""
+    comment = _COMMENT_STARTS[suffix]
     out = []
     for path in sorted(files):
-        if path.endswith(".py"):
+        if path.endswith(suffix):
             for n, text in enumerate(files[path].splitlines(), start=1):
-                if text.strip() and not text.lstrip().startswith("#"):
+                if text.strip() and not text.lstrip().startswith(comment):
                     out.append(SuspiciousLine(path, n, 0.0))
     return out
 
@@ -121,7 +132,8 @@ def localise(
     ``expected`` holds the visible test ids (from the sample check). With ``given_fault`` the
     sample's fault lines come first, then the SBFL ranking of the remaining lines.
     """
-    files = sorted(p for p in sample.files if p.endswith(".py"))
+    suffix = code_suffix(sample)
+    files = sorted(p for p in sample.files if p.endswith(suffix))
     run: TestRun | None
     try:
         run = runner_for(sample).run(
@@ -150,7 +162,7 @@ def localise(
             if not run.coverage
             else "no line covered by a failing test"
         )
-        ranked = all_lines(sample.files)
+        ranked = all_lines(sample.files, suffix)
     if given_fault:
         first = given_lines(sample)
         seen = {(s.file, s.line) for s in first}

@@ -9,6 +9,9 @@
 3. Validation: each candidate runs the visible tests in the sandbox (the failing tests' files
    first when that is cheaper); the first one passing every visible test is the answer.
 
+Java samples take the same steps with tree-sitter-based operators (:mod:`.java_templates`) and
+their own caps.
+
 It never reads hidden tests, the reference fix or ``known_overfit``; only ``+fault`` reads the
 sample's fault lines. Results of the two variants are not comparable, hence the two names.
 """
@@ -19,7 +22,6 @@ import ast
 import itertools
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 
 from truepass.answers import Answer
 from truepass.families.repair.checks import RepairCheck
@@ -27,7 +29,7 @@ from truepass.families.repair.schema import RepairSample
 from truepass.patches.apply import unified_diff
 from truepass.sandbox import Limits
 from truepass.solvers.base import SolveContext, SolverBase
-from truepass.solvers.mutations import EXPR_OPERATORS, OPERATORS, Mutant, render
+from truepass.solvers.mutations import EXPR_OPERATORS, OPERATORS, Candidate, Mutant, render, tiers
 from truepass.solvers.sbfl import (
     Localisation,
     SuspiciousLine,
@@ -42,6 +44,11 @@ from truepass.solvers.sourcefile import (
     function_params,
     header_roots,
 )
+
+# The Java search's caps (Java samples: :mod:`.java_templates`): each validation starts a JVM.
+JAVA_MAX_CANDIDATES = 100  # candidates validated per sample
+JAVA_TIME_BUDGET_S = 180.0  # seconds of search per sample
+JAVA_MIN_TIMEOUT_S = 6.0  # floor of a candidate run's timeout
 
 _EMPTY_RESULT = {
     "len": "0", "sum": "0", "int": "0", "float": "0", "abs": "0", "round": "0", "str": '""',
@@ -239,28 +246,17 @@ def line_mutants(src: SourceFile, line: int, excs: list[str], per_op: int = 12) 
 # --- the search ----------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Candidate:
-    """A rendered mutant: the whole code file map after the change, and where it came from."""
-
-    mutant: Mutant
-    files: dict[str, str]
-    rank: int  # 1-based position of the mutated line in the localisation ranking
-    score: float
-
-
-def _tiers(lines: list[SuspiciousLine]) -> Iterator[list[tuple[int, SuspiciousLine]]]:
-    """Consecutive runs of equally suspicious lines, each line with its 1-based rank."""
-    ranked = list(enumerate(lines, start=1))
-    for _, group in itertools.groupby(ranked, key=lambda r: round(r[1].score, 9)):
-        yield list(group)
-
-
 def candidates(sample: RepairSample, loc: Localisation, per_op: int = 12) -> Iterator[Candidate]:
     """Candidates in order: suspiciousness tier, then operator priority, then line rank.
 
     Mutants that do not parse, change nothing, or repeat an earlier result are skipped.
+    Java samples get the Java operators (:mod:`.java_templates`).
     """
+    if sample.language == "java":
+        from truepass.solvers.java_templates import java_candidates  # tree-sitter: only for Java
+
+        yield from java_candidates(sample, loc, per_op=per_op)
+        return
     sources: dict[str, SourceFile] = {}
     for path, text in sample.files.items():
         if path.endswith(".py"):
@@ -270,7 +266,7 @@ def candidates(sample: RepairSample, loc: Localisation, per_op: int = 12) -> Ite
                 continue
     excs = loc.exceptions
     seen: set[tuple[str, str]] = set()
-    for tier in _tiers(loc.lines):
+    for tier in tiers(loc.lines):
         pool: list[tuple[int, int, int, Mutant, SuspiciousLine]] = []
         for rank, sl in tier:
             src = sources.get(sl.file)
@@ -297,6 +293,8 @@ class TemplateSolver(SolverBase):
         candidate_timeout_s: wall-clock limit of one candidate test run; by default a few
             times the buggy run's duration (at least 3 s), never more than the judge's limit.
         per_operator: at most this many mutants of one operator on one line.
+        java_max_candidates, java_time_budget_s: the two caps for Java samples, where each
+            validation starts a JVM (``JAVA_MAX_CANDIDATES``, ``JAVA_TIME_BUDGET_S``).
     """
 
     def __init__(
@@ -307,6 +305,8 @@ class TemplateSolver(SolverBase):
         time_budget_s: float = 120.0,
         candidate_timeout_s: float | None = None,
         per_operator: int = 12,
+        java_max_candidates: int = JAVA_MAX_CANDIDATES,
+        java_time_budget_s: float = JAVA_TIME_BUDGET_S,
     ) -> None:
         self.given_fault = given_fault
         self.name = "baseline:templates+fault" if given_fault else "baseline:templates"
@@ -314,6 +314,8 @@ class TemplateSolver(SolverBase):
         self.time_budget_s = time_budget_s
         self.candidate_timeout_s = candidate_timeout_s
         self.per_operator = per_operator
+        self.java_max_candidates = java_max_candidates
+        self.java_time_budget_s = java_time_budget_s
 
     families = frozenset({"repair"})  # a repair tool: runs refuse it on other task families
 
@@ -329,14 +331,20 @@ class TemplateSolver(SolverBase):
         if not ctx.check.valid or not expected:
             return None
         loc = localise(sample, expected, ctx.config.limits, given_fault=self.given_fault)
+        java = sample.language == "java"
         limits = ctx.config.limits.model_copy(
-            update={"timeout_s": self._timeout(loc, ctx.config.limits)}
+            update={"timeout_s": self._timeout(loc, ctx.config.limits, java)}
+        )
+        cap, budget = (
+            (self.java_max_candidates, self.java_time_budget_s)
+            if java
+            else (self.max_candidates, self.time_budget_s)
         )
         prefilter = failing_subset(sample, loc, expected)
         infra = 0
         stream = candidates(sample, loc, per_op=self.per_operator)
         for tried, cand in enumerate(stream, start=1):
-            if tried > self.max_candidates or time.monotonic() - started > self.time_budget_s:
+            if tried > cap or time.monotonic() - started > budget:
                 break
             verdict = passes_visible(sample, cand.files, expected, prefilter, limits)
             if verdict is None:
@@ -345,8 +353,9 @@ class TemplateSolver(SolverBase):
                 return self._answer(sample, loc, cand, tried, infra, started)
         return None
 
-    def _timeout(self, loc: Localisation, limits: Limits) -> float:
-        want = self.candidate_timeout_s or max(3.0, 4.0 * loc.duration_s)
+    def _timeout(self, loc: Localisation, limits: Limits, java: bool = False) -> float:
+        floor = JAVA_MIN_TIMEOUT_S if java else 3.0
+        want = self.candidate_timeout_s or max(floor, 4.0 * loc.duration_s)
         return min(limits.timeout_s, want)
 
     def _answer(
