@@ -283,3 +283,15 @@ def test_every_java_program_pairs_with_its_python_program() -> None:
     keys = {program_key(s.id, s.meta) for s in java}
     assert keys == {program_key(s.id, s.meta) for s in python}
     assert len(keys) == 40
+
+
+def test_upstream_junit_timeouts_are_raised_to_the_python_adapters() -> None:
+    from truepass.suites.adapters.quixbugs import TIMEOUT_S
+    from truepass.suites.loader import load_suite
+
+    if not DATA.is_dir():
+        pytest.skip("QuixBugs (Java) not in ../shared/benchmarks")
+    for sample in load_suite(f"quixbugs-java:{DATA}").samples:
+        for text in {**sample.tests.visible, **sample.tests.hidden}.values():
+            for value in re.findall(r"timeout\s*=\s*(\d+)", text):
+                assert int(value) >= TIMEOUT_S * 1000, sample.id

@@ -25,8 +25,11 @@ it is made visible too, so the buggy program fails a visible test.
 Dropped tests: methods upstream marks ``@Ignore`` (levenshtein's ``test_3``, a case that takes
 minutes on the reference too): an ignored test is never "passed", so it is dropped, as the Python
 adapter drops the cases upstream skips (``meta.dropped_cases``, with the reason in
-``meta.dropped_why``). Timeouts are the runner's (each upstream test also carries
-``timeout = 3000``, except the graph programs' plain ``@Test`` methods).
+``meta.dropped_why``). Timeouts: upstream's ``@Test(timeout = 3000)`` is raised to the Python
+adapter's per-test timeout (:data:`truepass.suites.adapters.quixbugs.TIMEOUT_S`, 5 s): a JUnit
+timeout is wall-clock time, and at 3 s knapsack's largest case (0.6 s alone) failed on the
+reference fix on a loaded two-core machine. The graph programs' plain ``@Test`` methods get the
+runner's own per-test timeout.
 
 Fix: the correct program's code changes applied to the buggy program, comments and blank lines
 ignored (upstream's correct files differ in those and in whitespace), its package renamed to
@@ -48,7 +51,7 @@ from truepass.errors import SuiteError
 from truepass.families.repair.schema import FaultLocation, RepairSample, Tests
 from truepass.jsonlines import json_objects
 from truepass.patches.apply import unified_diff
-from truepass.suites.adapters.quixbugs import SOURCE, read_input, visible_indices
+from truepass.suites.adapters.quixbugs import SOURCE, TIMEOUT_S, read_input, visible_indices
 from truepass.suites.adapters.quixbugs_fix import classify, splice
 
 RECORDS = "quixbugs_java.jsonl"
@@ -141,9 +144,18 @@ def _record(where: str, rec: dict[str, Any]) -> dict[str, str]:
 # ---------------------------------------------------------------- building one sample
 
 
+_UPSTREAM_TIMEOUT = re.compile(r"(@(?:org\.junit\.)?Test\s*\(\s*timeout\s*=\s*)(\d+)(\s*\))")
+
+
+def _raised_timeout(m: re.Match[str]) -> str:
+    """An upstream JUnit timeout, at least the Python adapter's per-test timeout."""
+    return f"{m.group(1)}{max(int(m.group(2)), TIMEOUT_S * 1000)}{m.group(3)}"
+
+
 def _sample(rec: dict[str, str], support: dict[str, str]) -> RepairSample:
     name = rec["name"]
     buggy, correct, junit = rec["buggy_program"], rec["correct_program"], rec["junit_test"]
+    junit = _UPSTREAM_TIMEOUT.sub(_raised_timeout, junit)
     program = f"{PROGRAMS}/{name}.java"
     _check_program(buggy, name, "buggy_program", (PROGRAMS,))
     _check_program(correct, name, "correct_program", (f"correct_{PROGRAMS}", PROGRAMS))
