@@ -89,7 +89,9 @@ class AgentLoop:
         self.task = task
         self.limits = limits
         self.params = protocol.params(params)
-        self.sandbox = session_limits(sandbox)
+        self.sandbox = session_limits(sandbox).model_copy(
+            update={"address_space": task.address_space and sandbox.address_space}
+        )
         self.price = price
         self.check_prompt = check_prompt
         self.key = key

@@ -51,6 +51,11 @@ class AgentTask(BaseModel):
     warning: str = Field(
         "", description="added to the warning shown when few steps are left (e.g. build now)"
     )
+    address_space: bool = Field(
+        True,
+        description="apply the memory limit as an address-space limit to every command; False "
+        "for tasks whose commands start a JVM (sandbox Limits.address_space)",
+    )
 
     def answer(self, session: SandboxSession) -> Answer:
         """The answer the workspace holds now: a diff against the starting files

@@ -2,17 +2,20 @@
 
 The workspace holds the buggy files and the visible tests, nothing else: the hidden tests, the
 reference fix, ``known_overfit``, the fault lines and the sample's metadata stay with the judge.
-``run_tests`` runs pytest on the visible test files (or the sample's own test command). The
+``run_tests`` runs pytest on the visible test files (or the sample's own test command; Java:
+javac, then JUnit 4's console runner on the visible test classes). The
 final workspace is the answer as a unified diff against the starting files, judged like any
 patch: pristine tests, fake-fix flags (an edit to a test file is ``touches-tests``), regressions.
 """
 
 from __future__ import annotations
 
+import re
 import shlex
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 from truepass.agents.task import AgentTask
+from truepass.families.repair.javarun import JUNIT_JARS
 from truepass.families.repair.schema import RepairSample
 from truepass.families.repair.testrun import is_pytest_command
 
@@ -23,6 +26,8 @@ ENV = {"PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"}
 
 def test_command(sample: RepairSample) -> str:
     """The shell command that runs the visible tests in the agent's workspace."""
+    if sample.language == "java":
+        return java_test_command(sample)
     if sample.test_command is None:
         argv = [*PYTEST, *sorted(sample.tests.visible)]
     elif is_pytest_command(sample.test_command):
@@ -31,6 +36,29 @@ def test_command(sample: RepairSample) -> str:
     else:
         argv = list(sample.test_command)
     return shlex.join(argv)
+
+
+_PACKAGE = re.compile(r"^\s*package\s+([\w.]+)\s*;", re.MULTILINE)
+_CLASSES = "/tmp/truepass-classes"
+
+
+def java_test_command(sample: RepairSample) -> str:
+    """javac of every ``.java`` file of the workspace, then JUnit 4's console runner on the
+    visible test classes (files with ``@Test`` methods; helpers of the tests are compiled only)."""
+    classes = []
+    for path, text in sorted(sample.tests.visible.items()):
+        if path.endswith(".java") and re.search(r"@(org\.junit\.)?Test\b", text):
+            package = _PACKAGE.search(text)
+            stem = PurePosixPath(path).stem
+            classes.append(f"{package.group(1)}.{stem}" if package else stem)
+    jars = ":".join(JUNIT_JARS)
+    q = shlex.quote
+    return (
+        f"rm -rf {_CLASSES} && mkdir -p {_CLASSES} && "
+        f"javac -nowarn -d {_CLASSES} -cp {jars} $(find . -name '*.java') && "
+        f"java -Xmx512m -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -cp {_CLASSES}:{jars} "
+        f"org.junit.runner.JUnitCore {' '.join(map(q, classes))}"
+    )
 
 
 def instructions(sample: RepairSample) -> str:
@@ -55,6 +83,7 @@ def repair_agent_task(sample: RepairSample) -> AgentTask:
         instructions=instructions(sample),
         test_command=test_command(sample),
         env=ENV,
+        address_space=sample.language != "java",  # a JVM needs no RLIMIT_AS (docs/sandbox.md)
     )
 
 
