@@ -49,6 +49,7 @@ import ast
 import json
 import math
 import re
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -93,23 +94,50 @@ _FIRST_FAILING: dict[str, int] = {
 
 def load_quixbugs(path: Path) -> tuple[list[RepairSample], bytes]:
     """Load the QuixBugs Python directory ``path`` (see the module docstring for the layout)."""
+    return load_programs(path, RECORDS, _NEEDED_SUPPORT, _record, _sample)
+
+
+class FieldError(ValueError):
+    """A record's field is wrong: reported with the record's location and the field's name."""
+
+    def __init__(self, field: str, message: str):
+        super().__init__(message)
+        self.field = field
+
+
+def load_programs(
+    path: Path,
+    records_name: str,
+    needed_support: tuple[str, ...],
+    check_record: Callable[[str, dict[str, Any]], Any],
+    make_sample: Callable[[Any, dict[str, str]], RepairSample],
+) -> tuple[list[RepairSample], bytes]:
+    """The samples of a QuixBugs directory (either language): ``records_name`` (JSON lines, one
+    program each, checked by ``check_record``) and :data:`SUPPORT`, whose ``needed_support``
+    files must be there; each record becomes a sample through ``make_sample``. The bytes
+    returned are those the suite's content hash covers."""
     path = Path(path)
     if not path.is_dir():
-        raise SuiteError(f"{path} is not a directory (expected {RECORDS} and {SUPPORT})")
-    records_path, support_path = path / RECORDS, path / SUPPORT
+        raise SuiteError(f"{path} is not a directory (expected {records_name} and {SUPPORT})")
+    records_path, support_path = path / records_name, path / SUPPORT
     raw_records = read_input(records_path)
     raw_support = read_input(support_path)
-    support = _support(support_path, raw_support)
+    support = _support(support_path, raw_support, needed_support)
     samples: list[RepairSample] = []
     seen: set[str] = set()
-    text = raw_records.decode("utf-8")
+    try:
+        text = raw_records.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise SuiteError(f"{records_path} is not UTF-8 text: {exc}") from exc
     for _, where, obj in json_objects(text, records_path, SuiteError, "record"):
-        record = _record(where, obj)
+        record = check_record(where, obj)
         if record["name"] in seen:
-            raise SuiteError(f"duplicate program '{record['name']}'", location=where)
+            raise SuiteError(f"duplicate program '{record['name']}'", location=where, field="name")
         seen.add(record["name"])
         try:
-            samples.append(_sample(record, support))
+            samples.append(make_sample(record, support))
+        except FieldError as exc:
+            raise SuiteError(str(exc), location=where, field=exc.field) from exc
         except (ValueError, SyntaxError, ValidationError) as exc:
             raise SuiteError(str(exc), location=where) from exc
     if not samples:
@@ -125,18 +153,23 @@ def read_input(p: Path) -> bytes:
         raise SuiteError(f"cannot read {p}: {exc.strerror or exc}") from exc
 
 
-def _support(where: Path, raw: bytes) -> dict[str, str]:
+def _support(where: Path, raw: bytes, needed: tuple[str, ...]) -> dict[str, str]:
+    """Path -> text of the support files (upstream's null entries left out); every ``needed``
+    file must be there."""
     try:
         data = json.loads(raw)
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
         line = getattr(exc, "lineno", 1)
         raise SuiteError(f"invalid JSON: {exc}", location=f"{where}:{line}") from exc
-    if not isinstance(data, dict) or not all(isinstance(v, str) for v in data.values()):
-        raise SuiteError("expected an object of path -> file text", location=f"{where}:1")
-    missing = [k for k in _NEEDED_SUPPORT if k not in data]
+    if not isinstance(data, dict) or not all(isinstance(v, str | None) for v in data.values()):
+        raise SuiteError("expected an object of path -> file text (or null)", location=f"{where}:1")
+    missing = [k for k in needed if not isinstance(data.get(k), str)]
     if missing:
-        raise SuiteError(f"missing support files: {', '.join(missing)}", location=f"{where}:1")
-    return data
+        raise SuiteError(
+            f"missing support files: {', '.join(missing)} (use upstream's support_files.json)",
+            location=f"{where}:1",
+        )
+    return {k: v for k, v in data.items() if isinstance(v, str)}
 
 
 def _record(where: str, rec: dict[str, Any]) -> dict[str, str | None]:

@@ -40,18 +40,20 @@ changed Java tokens).
 
 from __future__ import annotations
 
-import json
 import re
 from pathlib import Path
 from typing import Any
 
-from pydantic import ValidationError
-
 from truepass.errors import SuiteError
 from truepass.families.repair.schema import FaultLocation, RepairSample, Tests
-from truepass.jsonlines import json_objects
 from truepass.patches.apply import unified_diff
-from truepass.suites.adapters.quixbugs import SOURCE, TIMEOUT_S, read_input, visible_indices
+from truepass.suites.adapters.quixbugs import (
+    SOURCE,
+    TIMEOUT_S,
+    FieldError,
+    load_programs,
+    visible_indices,
+)
 from truepass.suites.adapters.quixbugs_fix import classify, splice
 
 RECORDS = "quixbugs_java.jsonl"
@@ -79,56 +81,7 @@ _IGNORED_WHY = "@Ignore upstream (a slow case: it never runs, so it is never pas
 
 def load_quixbugs_java(path: Path) -> tuple[list[RepairSample], bytes]:
     """Load the QuixBugs Java directory ``path`` (see the module docstring for the layout)."""
-    path = Path(path)
-    if not path.is_dir():
-        raise SuiteError(f"{path} is not a directory (expected {RECORDS} and {SUPPORT})")
-    records_path, support_path = path / RECORDS, path / SUPPORT
-    raw_records = read_input(records_path)
-    raw_support = read_input(support_path)
-    support = _support(support_path, raw_support)
-    samples: list[RepairSample] = []
-    seen: set[str] = set()
-    try:
-        text = raw_records.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise SuiteError(f"{records_path} is not UTF-8 text: {exc}") from exc
-    for _, where, obj in json_objects(text, records_path, SuiteError, "record"):
-        record = _record(where, obj)
-        if record["name"] in seen:
-            raise SuiteError(f"duplicate program '{record['name']}'", location=where, field="name")
-        seen.add(record["name"])
-        try:
-            samples.append(_sample(record, support))
-        except _FieldError as exc:
-            raise SuiteError(str(exc), location=where, field=exc.field) from exc
-        except (ValueError, ValidationError) as exc:
-            raise SuiteError(str(exc), location=where) from exc
-    if not samples:
-        raise SuiteError(f"{records_path} holds no records")
-    return samples, raw_records + b"\0" + raw_support
-
-
-class _FieldError(ValueError):
-    def __init__(self, field: str, message: str):
-        super().__init__(message)
-        self.field = field
-
-
-def _support(where: Path, raw: bytes) -> dict[str, str]:
-    try:
-        data = json.loads(raw)
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        line = getattr(exc, "lineno", 1)
-        raise SuiteError(f"invalid JSON: {exc}", location=f"{where}:{line}") from exc
-    if not isinstance(data, dict) or not all(isinstance(v, str | None) for v in data.values()):
-        raise SuiteError("expected an object of path -> file text (or null)", location=f"{where}:1")
-    missing = [k for k in _NEEDED_SUPPORT if not isinstance(data.get(k), str)]
-    if missing:
-        raise SuiteError(
-            f"missing support files: {', '.join(missing)} (use upstream's support_files.json)",
-            location=f"{where}:1",
-        )
-    return {k: v for k, v in data.items() if isinstance(v, str)}
+    return load_programs(path, RECORDS, _NEEDED_SUPPORT, _record, _sample)
 
 
 def _record(where: str, rec: dict[str, Any]) -> dict[str, str]:
@@ -161,7 +114,7 @@ def _sample(rec: dict[str, str], support: dict[str, str]) -> RepairSample:
     _check_program(correct, name, "correct_program", (f"correct_{PROGRAMS}", PROGRAMS))
     fixed, changed_lines, pairs = minimal_java_fix(buggy, correct)
     if fixed == buggy:
-        raise _FieldError(
+        raise FieldError(
             "correct_program", "the correct program does not change the buggy program's code"
         )
 
@@ -176,7 +129,7 @@ def _sample(rec: dict[str, str], support: dict[str, str]) -> RepairSample:
     kept = [m for m in methods if not m.ignored]
     dropped = [m.name for m in methods if m.ignored]
     if not kept:
-        raise _FieldError("junit_test", "no test methods (@Test) that are not @Ignore'd")
+        raise FieldError("junit_test", "no test methods (@Test) that are not @Ignore'd")
     vis_idx = visible_indices(len(kept), _FIRST_FAILING.get(name))
     vis = [m for i, m in enumerate(kept) if i in vis_idx]
     hid = [m for i, m in enumerate(kept) if i not in vis_idx]
@@ -221,9 +174,9 @@ def _check_program(text: str, name: str, field: str, packages: tuple[str, ...]) 
     code = strip_java(text, literals=True)
     m = re.search(r"^\s*package\s+([\w.]+)\s*;", code, re.M)
     if not m or m.group(1) not in packages:
-        raise _FieldError(field, f"expected 'package {packages[0]};'")
+        raise FieldError(field, f"expected 'package {packages[0]};'")
     if not re.search(rf"\bclass\s+{re.escape(name)}\b", code):
-        raise _FieldError(field, f"does not declare class {name} (the record's 'name')")
+        raise FieldError(field, f"does not declare class {name} (the record's 'name')")
 
 
 # ---------------------------------------------------------------- Java text
@@ -314,7 +267,7 @@ def test_methods(src: str, cls: str) -> list[TestMethod]:
     code = strip_java(src, literals=True)
     m = re.search(rf"\bclass\s+{re.escape(cls)}\b[^{{]*\{{", code)
     if not m:
-        raise _FieldError("junit_test", f"does not declare class {cls}")
+        raise FieldError("junit_test", f"does not declare class {cls}")
     out: list[TestMethod] = []
     depth, parens = 1, 0
     member = m.end()
@@ -338,7 +291,7 @@ def test_methods(src: str, cls: str) -> list[TestMethod]:
         elif c == ";" and depth == 1:
             member = i
     if depth > 0:
-        raise _FieldError("junit_test", f"class {cls} is not closed (unbalanced braces)")
+        raise FieldError("junit_test", f"class {cls} is not closed (unbalanced braces)")
     return out
 
 
@@ -349,7 +302,7 @@ def _member(src: str, code: str, start: int, end: int, out: list[TestMethod]) ->
         return
     name = re.search(r"\bvoid\s+(\w+)\s*\(", head)
     if not name:
-        raise _FieldError("junit_test", f"a @Test member is not a void method: {head.strip()!r}")
+        raise FieldError("junit_test", f"a @Test member is not a void method: {head.strip()!r}")
     while start < end and src[start].isspace():
         start += 1
     out.append(TestMethod(name.group(1), start, end, bool(_IGNORE_ANN.search(head))))
@@ -385,7 +338,7 @@ def rename_class(src: str, old: str, new: str) -> str:
     """``src`` with the class ``old`` (and references to it) renamed ``new``."""
     renamed, n = re.subn(rf"\b{re.escape(old)}\b", new, src)
     if not n:
-        raise _FieldError("junit_test", f"does not declare class {old}")
+        raise FieldError("junit_test", f"does not declare class {old}")
     return renamed
 
 
