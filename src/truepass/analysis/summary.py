@@ -180,8 +180,7 @@ def summarize(
                 infra_errors=_ids(recs, Verdict.INFRA_ERROR),
                 median_judge_s=round(statistics.median(judged), 3) if judged else None,
                 demoted_by_differential=sum(
-                    DIFFERS_FROM_REFERENCE in r.flags and r.verdict in PASSES_VISIBLE
-                    for r in recs
+                    DIFFERS_FROM_REFERENCE in r.flags and r.verdict in PASSES_VISIBLE for r in recs
                 ),
                 pass_at_k=pass_at_ks(_per_sample(recs)),
                 pass_at_k_ci=pass_at_ks_with_ci(_per_sample(recs)),
