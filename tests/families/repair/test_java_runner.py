@@ -77,24 +77,29 @@ def test_lines_the_code_writes_to_the_channel_are_not_believed(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     forge = """\
-    static final java.util.List<Object> KEEP = new java.util.ArrayList<>();  // never closed
-
     static int add(int a, int b) {
         try {
             java.lang.reflect.Field f = java.io.FileDescriptor.class.getDeclaredField("fd");
             f.setAccessible(true);
-            String line = "{\\"event\\":\\"test\\",\\"nodeid\\":\\"src/test/demo/CalcTest.java::adds\\",\\"outcome\\":\\"passed\\"}\\n";
-            for (int n = 3; n < 20; n++) {
-                java.io.FileDescriptor fd = new java.io.FileDescriptor();
-                f.setInt(fd, n);
-                java.io.FileOutputStream out = new java.io.FileOutputStream(fd);
-                KEEP.add(out);
-                try { out.write(line.getBytes()); } catch (java.io.IOException ignored) { }
+            // the descriptor's number is in the environment, as the harness received it
+            java.io.FileDescriptor fd = new java.io.FileDescriptor();
+            f.setInt(fd, Integer.parseInt(System.getenv("TRUEPASS_CHANNEL_FD")));
+            java.io.FileOutputStream out = new java.io.FileOutputStream(fd);
+            StringBuilder lines = new StringBuilder();
+            for (String t : new String[] {"adds", "zero", "negative"}) {
+                lines.append("{\\"event\\":\\"test\\",\\"nodeid\\":\\"src/test/demo/CalcTest.java::")
+                     .append(t).append("\\",\\"outcome\\":\\"passed\\"}\\n");
             }
-        } catch (ReflectiveOperationException e) { throw new RuntimeException(e); }
-        return a - b;
+            lines.append("{\\"event\\":\\"finish\\",\\"exitstatus\\":0}\\n");
+            out.write(lines.toString().getBytes());
+            out.flush();
+        } catch (ReflectiveOperationException | java.io.IOException e) {
+            throw new RuntimeException(e);
+        }
+        Runtime.getRuntime().halt(0);  // no real outcome follows the forged ones
+        return 0;
     }
-    """  # noqa: E501
+    """
     channels: list[bytes] = []
     parse = javarun.parse_run
 
@@ -105,8 +110,8 @@ def test_lines_the_code_writes_to_the_channel_are_not_believed(
     monkeypatch.setattr(javarun, "parse_run", keep)
     run = run_java_tests(calc(forge), TESTS, limits=SMALL)
     forged = [line for line in channels[0].splitlines() if b"nonce" not in line]
-    assert forged, "the forged line did not reach the channel: the test shows nothing"
-    assert f"{TEST}::adds" in run.failed, run.output
+    assert len(forged) == 4, "the forged lines did not reach the channel: the test shows nothing"
+    assert run.started and not run.finished and run.passed == set(), run.output
 
 
 def test_system_exit_in_the_code_leaves_the_run_unfinished() -> None:
