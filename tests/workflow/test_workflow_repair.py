@@ -181,3 +181,18 @@ def test_the_workflow_serves_repair_only(tmp_path: Path) -> None:
     assert refusal(solver, RepairFamily()) is None
     why = refusal(solver, CodegenFamily())
     assert why is not None and "only repair" in why and "codegen" in why
+
+
+def test_a_java_sample_gets_no_patch_with_the_reason(tmp_path: Path) -> None:
+    from truepass.families.repair.checks import RepairCheck
+    from truepass.judged import JudgeConfig
+    from truepass.solvers.base import SolveContext
+    from truepass.suites.loader import load_suite
+    from truepass.workflow.solver import PYTHON_ONLY
+
+    (solver,) = make_solvers(["workflow:openai:fake"], llm=options(tmp_path))
+    java = load_suite("mini-java").samples[0]
+    check = RepairCheck(sample_id=java.id, valid=True, visible_ids=["x.java::t"])
+    answer = solver.solve(java, 0, SolveContext(RepairFamily(), JudgeConfig(), check))
+    assert answer is not None and answer.no_patch
+    assert answer.meta["parse_detail"] == PYTHON_ONLY

@@ -49,6 +49,12 @@ EXPLAIN_KEY = 999
 candidates are 0 to N-1, and ``--workflow-candidates`` is at most 100)"""
 
 
+PYTHON_ONLY = (
+    "workflow:MODEL works on Python samples only (its static stage is ruff, its fuzzing and "
+    "selection run Python functions): this sample is not"
+)
+
+
 class WorkflowSolver(LLMSolver):
     """One model driven through the five stages; ``options.samples`` attempts per sample, each
     asking ``options.workflow_candidates`` candidates. Repair only."""
@@ -79,6 +85,8 @@ class WorkflowSolver(LLMSolver):
         expected = list(check.visible_ids)
         if not check.valid or not expected:
             return None
+        if sample.language != "python":
+            return Answer(no_patch=True, meta={"parse_detail": PYTHON_ONLY})
         return _Attempt(self, sample, attempt, ctx, check, expected).run()
 
 
