@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import re
 import statistics
 import subprocess
 import tempfile
@@ -39,14 +38,6 @@ from truepass.patches.apply import apply_to_sample
 from truepass.sandbox import Limits
 from truepass.suites.loader import load_suite
 
-_PACKAGE = re.compile(r"^\s*package\s+([\w.]+)\s*;", re.MULTILINE)
-
-
-def _class_name(path: str, source: str) -> str:
-    m = _PACKAGE.search(source)
-    stem = Path(path).stem
-    return f"{m.group(1)}.{stem}" if m else stem
-
 
 def bare_run(code: dict[str, str], tests: dict[str, str]) -> tuple[float, bool]:
     """javac then JUnitCore outside the sandbox; (seconds, every test passed)."""
@@ -56,11 +47,7 @@ def bare_run(code: dict[str, str], tests: dict[str, str]) -> tuple[float, bool]:
             (root / path).parent.mkdir(parents=True, exist_ok=True)
             (root / path).write_text(text)
         sources = [str(root / p) for p in {**code, **tests} if p.endswith(".java")]
-        classes = [
-            _class_name(p, t)
-            for p, t in tests.items()
-            if p.endswith(".java") and ("@Test" in t or "@org.junit.Test" in t)
-        ]
+        classes = javarun.junit_test_classes(tests)
         cp = os.pathsep.join(javarun.JUNIT_JARS)
         start = time.perf_counter()
         built = subprocess.run(

@@ -10,12 +10,11 @@ patch: pristine tests, fake-fix flags (an edit to a test file is ``touches-tests
 
 from __future__ import annotations
 
-import re
 import shlex
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 
 from truepass.agents.task import AgentTask
-from truepass.families.repair.javarun import JUNIT_JARS
+from truepass.families.repair.javarun import JUNIT_JARS, junit_test_classes
 from truepass.families.repair.schema import RepairSample
 from truepass.families.repair.testrun import is_pytest_command
 
@@ -38,19 +37,13 @@ def test_command(sample: RepairSample) -> str:
     return shlex.join(argv)
 
 
-_PACKAGE = re.compile(r"^\s*package\s+([\w.]+)\s*;", re.MULTILINE)
 _CLASSES = "/tmp/truepass-classes"
 
 
 def java_test_command(sample: RepairSample) -> str:
     """javac of every ``.java`` file of the workspace, then JUnit 4's console runner on the
     visible test classes (files with ``@Test`` methods; helpers of the tests are compiled only)."""
-    classes = []
-    for path, text in sorted(sample.tests.visible.items()):
-        if path.endswith(".java") and re.search(r"@(org\.junit\.)?Test\b", text):
-            package = _PACKAGE.search(text)
-            stem = PurePosixPath(path).stem
-            classes.append(f"{package.group(1)}.{stem}" if package else stem)
+    classes = junit_test_classes(sample.tests.visible)
     jars = ":".join(JUNIT_JARS)
     q = shlex.quote
     return (

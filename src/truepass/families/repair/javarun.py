@@ -20,13 +20,15 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 import secrets
 import shutil
 import subprocess
 import tempfile
+from collections.abc import Mapping
 from functools import cache
 from importlib import resources
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 from truepass.errors import SandboxError
 from truepass.families.repair.testrun import TestRun, parse_run
@@ -46,6 +48,23 @@ MISSING = (
     "Java samples need a JDK, JUnit 4 and JaCoCo on this machine (Debian packages "
     "default-jdk-headless, junit4 and libjacoco-java; `make system-deps` installs them): {what}"
 )
+
+
+_PACKAGE = re.compile(r"^\s*package\s+([\w.]+)\s*;", re.MULTILINE)
+_JUNIT_TEST = re.compile(r"@(org\.junit\.)?Test\b")
+
+
+def junit_test_classes(tests: Mapping[str, str]) -> list[str]:
+    """Fully qualified names of the JUnit test classes among ``tests`` (path -> source), in
+    path order: the ``.java`` files with ``@Test`` methods, named by their package and file
+    name, as the harness names them in the sandbox; helpers of the tests are left out."""
+    classes = []
+    for path, text in sorted(tests.items()):
+        if path.endswith(".java") and _JUNIT_TEST.search(text):
+            package = _PACKAGE.search(text)
+            stem = PurePosixPath(path).stem
+            classes.append(f"{package.group(1)}.{stem}" if package else stem)
+    return classes
 
 
 def _tool(name: str) -> str:
