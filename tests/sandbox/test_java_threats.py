@@ -159,7 +159,12 @@ def test_a_fork_bomb_is_contained_and_the_next_run_works() -> None:
         }
         """
     )
-    assert_contained(run)
+    # The bomb is stopped at the pids limit and its own test goes on to pass. The rest of the
+    # same run may still find the limit reached (a child whose reaper thread could not start
+    # stays a zombie until the JVM exits: CI saw the next test's timeout thread refused), so
+    # what must work is the next run.
+    assert run.finished, run.output
+    assert ids("contained") <= run.passed, run.messages
     assert attack('return "contained";').passed == ids("contained", "alive")
 
 
@@ -181,6 +186,9 @@ def test_a_thread_bomb_is_contained_and_the_run_goes_on() -> None:
             return "contained";
         } finally {
             for (Thread t : all) { t.interrupt(); }
+            for (Thread t : all) {
+                try { t.join(); } catch (InterruptedException e) { }
+            }
         }
         """
     )
