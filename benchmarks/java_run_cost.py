@@ -7,7 +7,8 @@ else the bundled ``mini-java`` reference fixes), and interleaved:
   files into a fresh directory, then ``java org.junit.runner.JUnitCore`` on the test classes,
   outside any sandbox (laying the files out is not timed);
 * ``truepass``: :func:`truepass.families.repair.javarun.run_java_tests`: bubblewrap, one JVM
-  that compiles with javac's API and runs JUnit through our harness, outcomes from the channel.
+  that compiles with javac's API and runs JUnit through our harness, outcomes from the channel;
+* the same without the class-data-sharing archive (``javarun.class_archive``), to show its gain.
 
 Also the floor: ``java -version`` and one JVM that only starts our harness's class path.
 Prints the median per run of each and the ratio truepass / bare, and whether both agree on
@@ -65,16 +66,25 @@ def bare_run(code: dict[str, str], tests: dict[str, str]) -> tuple[float, bool]:
         return time.perf_counter() - start, ok
 
 
-def truepass_run(code: dict[str, str], tests: dict[str, str], limits: Limits) -> tuple[float, bool]:
-    start = time.perf_counter()
-    run = javarun.run_java_tests(code, tests, limits=limits)
-    elapsed = time.perf_counter() - start
+def truepass_run(
+    code: dict[str, str], tests: dict[str, str], limits: Limits, archive: Path | None
+) -> tuple[float, bool]:
+    """One sandboxed run; ``archive`` None: without the class-data-sharing archive (the JVM's
+    own JDK archive only), as runs were before it existed."""
+    made = javarun.class_archive
+    javarun.class_archive = lambda: archive  # for this script only
+    try:
+        start = time.perf_counter()
+        run = javarun.run_java_tests(code, tests, limits=limits)
+        elapsed = time.perf_counter() - start
+    finally:
+        javarun.class_archive = made
     return elapsed, run.finished and run.returncode == 0 and not run.collect_errors
 
 
 def floor() -> dict[str, float]:
     times: dict[str, list[float]] = {"java -version": [], "JVM with the harness's class path": []}
-    cp = os.pathsep.join([str(javarun.harness_classes()), *javarun.JUNIT_JARS])
+    cp = os.pathsep.join(javarun.class_path())
     for _ in range(5):
         for name, argv in (
             ("java -version", ["java", "-version"]),
@@ -98,11 +108,13 @@ def main() -> None:
     samples: list[RepairSample] = [s for s in suite.samples if isinstance(s, RepairSample)]
     samples = samples[: args.limit] if args.limit else samples
     limits = Limits()
-    javarun.harness_classes()  # compiled once, not timed
+    archive = javarun.class_archive()  # compiled and archived once, not timed
+    if archive is None:
+        raise SystemExit("no class archive could be made here (see the warning above)")
     print(f"{len(samples)} samples of {suite.name}, visible+hidden tests on the reference fix")
     for name, seconds in floor().items():
         print(f"  floor: {name}: {seconds:.3f} s")
-    bare, ours, disagree = [], [], []
+    bare, ours, plain, disagree = [], [], [], []
     for sample in samples:
         fixed = apply_to_sample(sample, Answer(diff=sample.fix)).files
         for tests in (sample.tests.visible, sample.tests.hidden):
@@ -110,16 +122,21 @@ def main() -> None:
                 continue
             for _ in range(args.repeat):
                 b, b_ok = bare_run(fixed, tests)
-                t, t_ok = truepass_run(fixed, tests, limits)
+                t, t_ok = truepass_run(fixed, tests, limits, archive)
+                p, p_ok = truepass_run(fixed, tests, limits, None)
                 bare.append(b)
                 ours.append(t)
-                if b_ok != t_ok:
-                    disagree.append(f"{sample.id}: bare {b_ok}, truepass {t_ok}")
-    mb, mt = statistics.median(bare), statistics.median(ours)
+                plain.append(p)
+                if not b_ok == t_ok == p_ok:
+                    disagree.append(
+                        f"{sample.id}: bare {b_ok}, truepass {t_ok}, without the archive {p_ok}"
+                    )
+    mb, mt, mp = statistics.median(bare), statistics.median(ours), statistics.median(plain)
     print(f"  runs: {len(bare)} of each")
     print(f"  bare javac + JUnitCore, outside any sandbox: median {mb:.3f} s per run")
     print(f"  truepass (sandbox, one JVM: javac API + JUnit): median {mt:.3f} s per run")
-    print(f"  truepass / bare: {mt / mb:.2f}x")
+    print(f"  truepass without its class archive: median {mp:.3f} s per run")
+    print(f"  truepass / bare: {mt / mb:.2f}x; truepass / without the archive: {mt / mp:.2f}x")
     print(f"  outcome disagreements: {len(disagree)}")
     for line in disagree[:20]:
         print(f"    {line}")

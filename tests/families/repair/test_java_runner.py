@@ -168,3 +168,27 @@ def test_per_test_coverage_of_the_code_files_only() -> None:
 def test_no_coverage_unless_asked() -> None:
     run = run_java_tests(calc(ADD), TESTS, limits=SMALL)
     assert run.coverage == {}
+
+
+@pytest.mark.parametrize("coverage", [False, True])
+def test_runs_in_the_sandbox_map_the_class_archive(coverage: bool) -> None:
+    # -Xshare:on makes the JVM refuse to start when it cannot map the archive (a class path
+    # that differs from the one it was made with, a harness bound elsewhere, a JDK upgraded).
+    assert javarun.class_archive() is not None
+    run = run_java_tests(calc(ADD), TESTS, limits=SMALL, coverage=coverage, share="on")
+    assert run.finished, run.output
+    assert run.passed == ids("zero")
+
+
+def test_a_run_goes_on_without_a_usable_archive(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: javarun.Path
+) -> None:
+    bogus = tmp_path / "classes.jsa"
+    bogus.write_bytes(b"not an archive")
+    bogus.chmod(0o644)
+    tmp_path.chmod(0o755)
+    monkeypatch.setattr(javarun, "class_archive", lambda: bogus)
+    run = run_java_tests(calc(ADD), TESTS, limits=SMALL)
+    assert run.finished, run.output
+    assert run.passed == ids("zero")
+    assert "cds" not in run.output.lower()  # the JVM's complaint is kept out of the output
