@@ -326,3 +326,56 @@ def test_inputs_the_reference_cannot_take_are_dropped() -> None:
     assert judge_case(_case("recorded", {"raise": "TypeError"}, cand=ret)) == "differs"
     assert judge_case(_case("none", {"timeout": "cpu"}, cand=ret)) == "dropped:slow"
     assert Case.from_event({"target": 1}) is None
+
+
+def _probe_inputs():  # the sandbox-side module, loaded here on our own values only
+    import importlib.util
+
+    from truepass.families.repair import testrun
+    from truepass.harden import inputs, invariants, values
+    from truepass.sandbox import plainvalues
+
+    path = testrun.harness_dir() / "_truepass_probe_inputs.py"
+    spec = importlib.util.spec_from_file_location("_truepass_probe_inputs", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    lib = {"inputs": inputs, "invariants": invariants, "values": values, "pv": plainvalues}
+    return module, lib
+
+
+def _generated(calls: list, skip: int) -> list:
+    import copy
+
+    module, lib = _probe_inputs()
+    return module.generate(
+        calls, skip, [], lib, lambda a, k: repr((a, sorted(k.items()))), set(),
+        seed=0, name="f", cap=150, copier=copy.deepcopy,
+    )  # fmt: skip
+
+
+def test_value_objects_get_edges_of_their_own_kind() -> None:
+    import dataclasses
+    import datetime as dt
+    from decimal import Decimal
+
+    @dataclasses.dataclass(frozen=True)
+    class Period:
+        start: dt.date
+        end: dt.date
+
+        def __post_init__(self) -> None:
+            if self.end < self.start:
+                raise ValueError("end before start")
+
+    period = Period(dt.date(2024, 1, 10), dt.date(2024, 1, 20))
+    made = _generated([((period, dt.date(2024, 1, 15)), {})], skip=1)
+    values = [args for kind, args, _ in made if kind == "value"]
+    assert (period, dt.date(2024, 1, 20)) in values  # the receiver's end date, as the day
+    assert (period, dt.date(2024, 1, 16)) in values and (period, dt.date(2024, 1, 31)) in values
+    changed = {args[0] for args in values if args[0] != period}
+    assert Period(dt.date(2024, 1, 10), dt.date(2024, 1, 10)) in changed  # end = start
+    assert all(p.start <= p.end for p in changed)  # the class's own check refused the rest
+
+    amounts = {args[0] for kind, args, _ in _generated([((Decimal("0.12"),), {})], 0)}
+    assert {Decimal("0.125"), Decimal("0.13"), Decimal("0.11"), Decimal("-0.12")} <= amounts

@@ -13,7 +13,15 @@ receiver first for a method), per argument:
   below and one above for numbers, alone and joined to the recorded value for strings;
 * ``swap``: two positional arguments of the same type swapped, and two attributes of the
   receiver holding plain values of the same type (a queue's two stacks, say) swapped;
-* ``random``: harden's type-aware random mutants.
+* ``random``: harden's type-aware random mutants;
+* ``value``: the value objects of real code, which are not plain values: a ``Decimal`` one unit
+  of its last place up and down, negated, zero and with a half at the next place (0.125); a
+  ``date`` or ``datetime`` a day (and a ``datetime`` a second) either way, the first and last
+  day of its month and February's last; an ``Enum`` member the other members; each also
+  replaced by the seeds of its type (the same kinds of value among the receiver's attributes
+  and the call's other arguments, and one unit either side); and a dataclass instance, the
+  receiver included, with one of its fields changed to one of these edges
+  (``dataclasses.replace``, so the class's own checks refuse states it does not allow).
 
 Numbers stay within harden's inferred domain except the seeds; inputs keep the likely
 invariants of the recorded arguments (sorted, distinct, non-empty ...), as harden's do.
@@ -21,13 +29,18 @@ invariants of the recorded arguments (sorted, distinct, non-empty ...), as harde
 
 from __future__ import annotations
 
+import dataclasses
+import datetime
+import enum
 import itertools
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from decimal import Decimal, InvalidOperation
 from typing import Any
 
 Call = tuple[tuple[Any, ...], dict[str, Any]]
 Input = tuple[str, tuple[Any, ...], dict[str, Any]]
-KINDS = ("none", "swap", "boundary", "random")
+KINDS = ("none", "swap", "boundary", "value", "random")
+VALUE_TYPES = (Decimal, datetime.date)  # datetime.datetime is a date
 
 
 def _plain(pv: Any, value: Any) -> bool:
@@ -48,6 +61,65 @@ def _seeded(value: Any, seeds: list[Any]) -> list[Any]:
         elif kind is str and type(s) is str and len(s) <= 20:
             out += [s, value + s, s + value]
     return out
+
+
+def _unit(value: Any) -> Any:
+    """One unit of a value object's last place: 10**exponent, a day, or None."""
+    if isinstance(value, Decimal):
+        exponent = value.as_tuple().exponent
+        return Decimal(1).scaleb(exponent) if isinstance(exponent, int) else None
+    if isinstance(value, datetime.date):
+        return datetime.timedelta(days=1)
+    return None
+
+
+def value_edges(value: Any, seeds: list[Any]) -> Iterator[Any]:
+    """Edges of a value object (see the module docstring), seeds of its type included."""
+    kind = type(value)
+    unit = _unit(value)
+    try:
+        if isinstance(value, Decimal) and value.is_finite() and unit is not None:
+            yield from (value + unit, value - unit, -value, Decimal(0) * unit)
+            yield value + unit / 2 if value >= 0 else value - unit / 2
+        elif isinstance(value, datetime.date):
+            yield from (value + unit, value - unit)
+            if isinstance(value, datetime.datetime):
+                yield from (
+                    value + datetime.timedelta(seconds=1),
+                    value - datetime.timedelta(seconds=1),
+                )
+            first = value.replace(day=1)
+            yield first
+            yield (first + datetime.timedelta(days=32)).replace(day=1) - unit
+            march = value.replace(month=3, day=1)
+            yield march - unit
+        elif isinstance(value, enum.Enum):
+            yield from (m for m in type(value) if m is not value)
+        for s in seeds:
+            if type(s) is kind and s != value:
+                step = _unit(s)
+                yield from (s, s - step, s + step) if step is not None else (s,)
+    except (ArithmeticError, InvalidOperation, ValueError, OverflowError):
+        return
+
+
+def _fields_changed(obj: Any, seeds: list[Any], edges: Callable[[Any, str], Any]) -> Iterator[Any]:
+    """Copies of a dataclass instance with one field changed to one of its edges."""
+    if not dataclasses.is_dataclass(obj) or isinstance(obj, type):
+        return
+    for field in [f for f in dataclasses.fields(obj) if f.init][:6]:
+        current = getattr(obj, field.name, None)
+        if isinstance(current, (*VALUE_TYPES, enum.Enum)):
+            new_values = itertools.islice(value_edges(current, seeds), 8)
+        elif type(current) in (int, float, str, bool):
+            new_values = itertools.islice(edges(current, f".{field.name}"), 5)
+        else:
+            continue
+        for new in new_values:
+            try:
+                yield dataclasses.replace(obj, **{field.name: new})
+            except Exception:  # the class refuses this state: not an input it takes
+                continue
 
 
 def _nested(value: Any, path: str, edges: Callable[[Any, str], Any], depth: int = 0) -> Any:
@@ -90,7 +162,8 @@ def generate(
     randoms: int = 8,
 ) -> list[Input]:
     """Up to ``cap`` new inputs (see the module docstring), ``none`` ones first, then swaps,
-    boundary and random ones; ``skip`` leading arguments (the receiver) are never changed."""
+    boundary, value and random ones; ``skip`` leading arguments (the receiver) are changed only
+    by swaps of its attributes and, for a dataclass, by ``value`` changes of one field."""
     inputs, values, pv, learned = lib["inputs"], lib["values"], lib["pv"], lib["invariants"]
     rows = [[*args[skip:], *(kwargs[k] for k in sorted(kwargs))] for args, kwargs in calls]
     profiles = values.profile(rows)
@@ -99,6 +172,7 @@ def generate(
     all_seeds = list(
         dict.fromkeys(s for s in [*seeds, *state_seeds] if type(s) in (int, float, str))
     )
+    value_seeds = _value_seeds(calls[:5])
     rng = values.rng_for(seed, name)
     mutator = inputs.Mutator(profiles, rng)
     found: dict[str, list[Input]] = {k: [] for k in KINDS}
@@ -128,6 +202,8 @@ def generate(
         for receiver in args[:skip]:
             for swapped in _swapped_state(receiver, copier):
                 add("swap", (swapped, *args[1:]), kwargs)
+            for changed in _fields_changed(receiver, value_seeds, edges):
+                add("value", (changed, *args[1:]), kwargs)
         for a, b in itertools.combinations(range(skip, len(args)), 2):
             if type(args[a]) is type(args[b]) and args[a] is not args[b]:
                 swapped = list(args)
@@ -150,6 +226,11 @@ def generate(
             if value is not None and (not plain or path in none_ok):
                 put("none", None)
             if not plain:
+                if isinstance(value, (*VALUE_TYPES, enum.Enum)):
+                    for edge in itertools.islice(value_edges(value, value_seeds), 16):
+                        put("value", edge)
+                for changed in itertools.islice(_fields_changed(value, value_seeds, edges), 24):
+                    put("value", changed)
                 continue
             for edge in [*edges(value, path), *_seeded(value, all_seeds)]:
                 put("boundary", edge)
@@ -159,6 +240,22 @@ def generate(
                 put("random", mutator.mutate(value, path))
     rng.shuffle(found["random"])
     return [case for kind in KINDS for case in found[kind]][:cap]
+
+
+def _value_seeds(calls: list[Call]) -> list[Any]:
+    """The value objects among the calls' arguments and their attributes (one level): the
+    dates, amounts and members an input may take from elsewhere in the same call."""
+    out: list[Any] = []
+    for args, kwargs in calls:
+        for arg in [*args, *kwargs.values()]:
+            state = getattr(arg, "__dict__", None)
+            fields = list(state.values())[:30] if isinstance(state, dict) else []
+            if dataclasses.is_dataclass(arg) and not isinstance(arg, type):
+                fields = [getattr(arg, f.name, None) for f in dataclasses.fields(arg)][:30]
+            for v in [arg, *fields]:
+                if isinstance(v, VALUE_TYPES) and v not in out:
+                    out.append(v)
+    return out[:20]
 
 
 def _attributes(obj: Any) -> list[Any]:

@@ -11,6 +11,7 @@ Nothing here decides anything: the parent compares (``truepass.families.repair.p
 
 from __future__ import annotations
 
+import enum
 import functools
 import hashlib
 import inspect
@@ -46,6 +47,9 @@ def input_key(args: tuple[Any, ...], kwargs: dict[str, Any]) -> str:
     )
 
 
+_SAFE_REPR = ("builtins", "collections", "decimal", "datetime", "fractions", "uuid", "ipaddress")
+
+
 def _shallow(value: Any, depth: int = 0) -> Any:
     try:
         return ["P", _plain(value)]
@@ -54,9 +58,11 @@ def _shallow(value: Any, depth: int = 0) -> Any:
     out: list[Any] = ["O", qual(type(value))]
     if isinstance(value, type):
         out.append(qual(value))
-    elif type(value).__module__ in ("builtins", "collections"):  # deque, Counter ...: safe repr
+    elif type(value).__module__ in _SAFE_REPR:  # deque, Decimal, date ...: the value's repr
         text = _safe(lambda: repr(value))
         out.append(text[:500] if isinstance(text, str) else "")
+    elif isinstance(value, enum.Enum):
+        out.append(_safe(lambda: value.name))
     state = getattr(value, "__dict__", None)
     if depth < 2 and isinstance(state, dict) and not isinstance(value, type | types.ModuleType):
         out.append([[k, _shallow(v, depth + 1)] for k, v in sorted(state.items())[:30]])
