@@ -16,6 +16,7 @@ from typing import Literal
 
 from truepass import pyast
 from truepass.families.repair.schema import is_test_or_runner_file
+from truepass.patches import javasplice
 
 BlockKind = Literal["whole-file", "function"]
 Edit = tuple[int, int, str]  # replace lines [start, end) (0-based) with text
@@ -50,8 +51,14 @@ def _target(block: _Block, files: dict[str, str]) -> tuple[str, str, bool]:
     code = [p for p in files if not is_test_or_runner_file(p)] or list(files)
     if len(code) == 1:
         return code[0], body, False
-    names = _def_names(body)
-    score = {p: len(names & _def_names(files[p])) for p in code}
+    py_names, java_names = _def_names(body), javasplice.names(body)
+
+    def shared(p: str) -> int:
+        if p.endswith(".java"):
+            return len(java_names & javasplice.names(files[p]))
+        return len(py_names & _def_names(files[p]))
+
+    score = {p: shared(p) for p in code}
     best = [*sorted(score.values(), reverse=True), 0]
     if best[0] == 0 or best[0] == best[1]:
         raise _Reject("names no file and shares no functions with exactly one file")
@@ -79,18 +86,32 @@ def _def_names(text: str) -> set[str]:
 
 
 def _declares_java_class(path: str, body: str) -> bool:
-    """A Java block that is a whole file of ``path``: it declares the file's top-level type
-    (Java methods are not spliced: a block without its class is rejected)."""
+    """A Java block that declares the top-level type of ``path``."""
     stem = PurePosixPath(path).stem
     kinds = r"^\s*(?:public\s+)?(?:final\s+|abstract\s+)*(?:class|interface|enum|record)\s+"
     pattern = kinds + re.escape(stem) + r"\b"
     return path.endswith(".java") and re.search(pattern, body, re.MULTILINE) is not None
 
 
+def _merge_java(path: str, current: str, body: str, named: bool) -> tuple[str, BlockKind]:
+    """A whole file (it declares the file's class with every method the file has), else its
+    methods spliced in (``javasplice``); a named block that splices nowhere replaces the file."""
+    if _declares_java_class(path, body) and javasplice.whole_file(current, body):
+        return body, "whole-file"
+    try:
+        return javasplice.splice_methods(current, body), "function"
+    except javasplice.JavaSpliceError as exc:
+        if named or _declares_java_class(path, body):
+            return body, "whole-file"
+        raise _Reject(f"a Java block for '{path}': {exc}") from exc
+
+
 def _merge(path: str, current: str, body: str, named: bool) -> tuple[str, BlockKind]:
     """``current`` with the block applied: replaced whole, or with its functions spliced in."""
+    if path.endswith(".java"):
+        return _merge_java(path, current, body, named)
     if not path.endswith(".py"):
-        if not named and not _declares_java_class(path, body):
+        if not named:
             raise _Reject(f"'{path}' is not Python and the response does not name it")
         return body, "whole-file"
     try:
