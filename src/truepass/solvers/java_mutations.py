@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from tree_sitter import Language, Node, Parser
 
 from truepass.solvers.mutations import Mutant
-from truepass.solvers.sourcefile import Edit
+from truepass.solvers.sourcefile import Edit, SourceText
 
 JAVA_OPERATORS = (
     "compare", "off-by-one", "arith", "bool", "negate", "call-swap", "constant", "null-guard",
@@ -126,7 +126,7 @@ class Decl:
     param: bool
 
 
-class JavaSource:
+class JavaSource(SourceText):
     """A Java file parsed once: its tree, the byte offset of each line, the statements starting
     on each line and the expressions each statement owns (not those of nested statements)."""
 
@@ -134,12 +134,8 @@ class JavaSource:
         root = parse_java(text)
         if root is None:
             raise ValueError(f"{path} does not parse as Java")
-        self.path, self.text, self.root = path, text, root
-        self.data = text.encode("utf-8")
-        self.nl = "\r\n" if "\r\n" in text else "\n"
-        self.starts = [0]
-        for ln in self.data.splitlines(keepends=True):
-            self.starts.append(self.starts[-1] + len(ln))
+        super().__init__(path, text)
+        self.root = root
         self._stmts: dict[int, list[Node]] = {}
         self._by_stmt: dict[int, list[Node]] = {}
         self._by_line: dict[int, list[Node]] = {}
@@ -170,16 +166,6 @@ class JavaSource:
 
     def span(self, node: Node) -> tuple[int, int]:
         return node.start_byte, node.end_byte
-
-    def line_text(self, lineno: int) -> str:
-        return self.data[self.starts[lineno - 1] : self.starts[lineno]].decode("utf-8")
-
-    def apply(self, edits: tuple[Edit, ...]) -> str:
-        """The file's text with ``edits`` (non-overlapping) applied."""
-        out = self.data
-        for a, b, text in sorted(edits, reverse=True):
-            out = out[:a] + text.encode("utf-8") + out[b:]
-        return out.decode("utf-8")
 
     # --- structure ------------------------------------------------------------------------
 

@@ -18,17 +18,35 @@ _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
 _LOOPS = (ast.For, ast.AsyncFor, ast.While)
 
 
-class SourceFile:
-    """A Python file parsed once: its AST, parent links and the byte offset of each line."""
+class SourceText:
+    """A file's text as bytes, the byte offset of each line and its newline: what text-level
+    edits of any language need (``SourceFile`` for Python, ``JavaSource`` for Java)."""
 
     def __init__(self, path: str, text: str) -> None:
         self.path, self.text = path, text
         self.data = text.encode("utf-8")
-        self.tree = pyast.parse(text, path)
         self.nl = "\r\n" if "\r\n" in text else "\n"
         self.starts = [0]
         for ln in self.data.splitlines(keepends=True):
             self.starts.append(self.starts[-1] + len(ln))
+
+    def line_text(self, lineno: int) -> str:
+        return self.data[self.starts[lineno - 1] : self.starts[lineno]].decode("utf-8")
+
+    def apply(self, edits: tuple[Edit, ...]) -> str:
+        """The file's text with ``edits`` (non-overlapping) applied."""
+        out = self.data
+        for a, b, text in sorted(edits, reverse=True):
+            out = out[:a] + text.encode("utf-8") + out[b:]
+        return out.decode("utf-8")
+
+
+class SourceFile(SourceText):
+    """A Python file parsed once: its AST, parent links and the byte offset of each line."""
+
+    def __init__(self, path: str, text: str) -> None:
+        super().__init__(path, text)
+        self.tree = pyast.parse(text, path)
         self.parent: dict[ast.AST, ast.AST] = {}
         self._by_stmt: dict[int, list[ast.expr]] = {}
         self._by_line: dict[int, list[ast.expr]] = {}
@@ -56,16 +74,6 @@ class SourceFile:
     def seg(self, node: ast.AST) -> str:
         a, b = self.span(node)
         return self.data[a:b].decode("utf-8")
-
-    def line_text(self, lineno: int) -> str:
-        return self.data[self.starts[lineno - 1] : self.starts[lineno]].decode("utf-8")
-
-    def apply(self, edits: tuple[Edit, ...]) -> str:
-        """The file's text with ``edits`` (non-overlapping) applied."""
-        out = self.data
-        for a, b, text in sorted(edits, reverse=True):
-            out = out[:a] + text.encode("utf-8") + out[b:]
-        return out.decode("utf-8")
 
     def stmts_at(self, line: int) -> list[ast.stmt]:
         return list(self._stmts.get(line, []))
