@@ -33,7 +33,7 @@ from truepass.solvers.java_mutations import (
     render,
     return_type,
 )
-from truepass.solvers.mutations import Candidate, tiers
+from truepass.solvers.mutations import Candidate, grouped_edits, tiers
 from truepass.solvers.sbfl import Localisation, SuspiciousLine
 from truepass.solvers.sourcefile import Edit
 
@@ -281,19 +281,10 @@ JAVA_STMT_OPERATORS: tuple[tuple[str, StmtOperator], ...] = (
 
 def line_mutants(src: JavaSource, line: int, per_op: int = 12) -> list[JavaMutant]:
     """Every mutant of one line, in operator priority order, at most ``per_op`` per operator."""
-    groups: dict[str, list[tuple[Edit, ...]]] = {op: [] for op in JAVA_OPERATORS}
-    nodes = src.nodes_at(line)
-    for op, fn in JAVA_EXPR_OPERATORS:
-        for node in nodes:
-            groups[op].extend(tuple(e) for e in fn(src, node))
-    for stmt in src.stmts_at(line):
-        for op, sfn in JAVA_STMT_OPERATORS:
-            groups[op].extend(tuple(e) for e in sfn(src, stmt))
-    return [
-        JavaMutant(src.path, line, op, edits)
-        for op in JAVA_OPERATORS
-        for edits in list(dict.fromkeys(groups[op]))[:per_op]
-    ]
+    found = grouped_edits(
+        src, line, JAVA_OPERATORS, JAVA_EXPR_OPERATORS, JAVA_STMT_OPERATORS, per_op
+    )
+    return [JavaMutant(src.path, line, op, edits) for op, edits in found]
 
 
 def java_sources(sample: RepairSample) -> dict[str, JavaSource]:

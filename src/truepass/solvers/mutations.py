@@ -12,8 +12,9 @@ from __future__ import annotations
 import ast
 import itertools
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from truepass import pyast
 from truepass.solvers.sbfl import SuspiciousLine
@@ -70,6 +71,29 @@ class Mutant:
     @property
     def priority(self) -> int:
         return PRIORITY[self.operator]
+
+
+def grouped_edits(
+    src: Any,
+    line: int,
+    order: Sequence[str],
+    expr_ops: Iterable[tuple[str, Callable[[Any, Any], Iterator[list[Edit]]]]],
+    stmt_ops: Iterable[tuple[str, Callable[[Any, Any], Iterator[list[Edit]]]]],
+    per_op: int,
+) -> list[tuple[str, tuple[Edit, ...]]]:
+    """Every edit set of one line of ``src`` (a ``SourceFile`` or a ``JavaSource``): the
+    expression operators on the line's expressions, the statement operators on its statements,
+    duplicates dropped, at most ``per_op`` per operator, in ``order``."""
+    groups: dict[str, list[tuple[Edit, ...]]] = {op: [] for op in order}
+    nodes = src.nodes_at(line)
+    for op, fn in expr_ops:
+        for node in nodes:
+            groups[op].extend(tuple(e) for e in fn(src, node))
+    stmt_ops = list(stmt_ops)
+    for stmt in src.stmts_at(line):
+        for op, sfn in stmt_ops:
+            groups[op].extend(tuple(e) for e in sfn(src, stmt))
+    return [(op, edits) for op in order for edits in list(dict.fromkeys(groups[op]))[:per_op]]
 
 
 def paren(src: SourceFile, node: ast.expr) -> str:

@@ -29,7 +29,15 @@ from truepass.families.repair.schema import RepairSample
 from truepass.patches.apply import unified_diff
 from truepass.sandbox import Limits
 from truepass.solvers.base import SolveContext, SolverBase
-from truepass.solvers.mutations import EXPR_OPERATORS, OPERATORS, Candidate, Mutant, render, tiers
+from truepass.solvers.mutations import (
+    EXPR_OPERATORS,
+    OPERATORS,
+    Candidate,
+    Mutant,
+    grouped_edits,
+    render,
+    tiers,
+)
 from truepass.solvers.sbfl import (
     Localisation,
     SuspiciousLine,
@@ -226,20 +234,14 @@ def try_except(src: SourceFile, stmt: ast.stmt, excs: list[str]) -> Iterator[lis
 
 def line_mutants(src: SourceFile, line: int, excs: list[str], per_op: int = 12) -> list[Mutant]:
     """Every mutant of one line, in operator priority order, at most ``per_op`` per operator."""
-    groups: dict[str, list[tuple[Edit, ...]]] = {op: [] for op in OPERATORS}
-    nodes = src.nodes_at(line)
-    for op, fn in EXPR_OPERATORS:
-        for node in nodes:
-            groups[op].extend(tuple(e) for e in fn(src, node))
-    for stmt in src.stmts_at(line):
-        for op, sfn in STMT_OPERATORS:
-            groups[op].extend(tuple(e) for e in sfn(src, stmt))
-        groups["none-guard"].extend(tuple(e) for e in none_guard(src, stmt))
-        groups["try-except"].extend(tuple(e) for e in try_except(src, stmt, excs))
+    stmt_ops = (
+        *STMT_OPERATORS,
+        ("none-guard", none_guard),
+        ("try-except", lambda s, stmt: try_except(s, stmt, excs)),
+    )
     return [
         Mutant(src.path, line, op, edits)
-        for op in OPERATORS
-        for edits in list(dict.fromkeys(groups[op]))[:per_op]
+        for op, edits in grouped_edits(src, line, OPERATORS, EXPR_OPERATORS, stmt_ops, per_op)
     ]
 
 
