@@ -116,10 +116,11 @@ def names(text: str) -> set[str]:
 
 def whole_file(current: str, body: str) -> bool:
     """The block is the whole file: it declares a class and defines every method the file has."""
-    root = syntax.parse(body)
-    if root is None or not any(n.type in syntax.TYPES for n in root.named_children):
+    try:
+        methods, parsed = _block_methods(body)
+    except JavaSpliceError:
         return False
-    return names(current) <= names(body)
+    return parsed is body and names(current) <= {m.simple_name for m in methods}
 
 
 def splice_methods(current: str, body: str) -> str:

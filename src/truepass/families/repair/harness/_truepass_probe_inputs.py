@@ -248,8 +248,7 @@ def _value_seeds(calls: list[Call]) -> list[Any]:
     out: list[Any] = []
     for args, kwargs in calls:
         for arg in [*args, *kwargs.values()]:
-            state = getattr(arg, "__dict__", None)
-            fields = list(state.values())[:30] if isinstance(state, dict) else []
+            fields = _attributes(arg)
             if dataclasses.is_dataclass(arg) and not isinstance(arg, type):
                 fields = [getattr(arg, f.name, None) for f in dataclasses.fields(arg)][:30]
             for v in [arg, *fields]:
@@ -259,11 +258,10 @@ def _value_seeds(calls: list[Call]) -> list[Any]:
 
 
 def _attributes(obj: Any) -> list[Any]:
-    """Plain scalar attributes of a receiver (its limits, sizes, names): seeds of the inputs."""
+    """The first 30 attribute values of an object (a receiver's limits, sizes, names ...):
+    seeds of the inputs, once filtered by type."""
     state = getattr(obj, "__dict__", None)
-    if not isinstance(state, dict):
-        return []
-    return [v for v in list(state.values())[:30] if type(v) in (int, float, str)]
+    return list(state.values())[:30] if isinstance(state, dict) else []
 
 
 def _swapped_state(obj: Any, copier: Callable[[Any], Any]) -> list[Any]:
