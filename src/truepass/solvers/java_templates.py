@@ -33,8 +33,8 @@ from truepass.solvers.java_mutations import (
     render,
     return_type,
 )
-from truepass.solvers.mutations import Candidate, grouped_edits, tiers
-from truepass.solvers.sbfl import Localisation, SuspiciousLine
+from truepass.solvers.mutations import Candidate, grouped_edits, ranked_candidates
+from truepass.solvers.sbfl import Localisation
 from truepass.solvers.sourcefile import Edit
 
 _EMPTY_COLLECTION = {
@@ -306,20 +306,10 @@ def java_candidates(
 
     Mutants that do not parse, change nothing, or repeat an earlier result are skipped.
     """
-    sources = java_sources(sample)
-    seen: set[tuple[str, str]] = set()
-    for tier in tiers(loc.lines):
-        pool: list[tuple[int, int, int, JavaMutant, SuspiciousLine]] = []
-        for rank, sl in tier:
-            src = sources.get(sl.file)
-            if src is None:
-                continue
-            for m in line_mutants(src, sl.line, per_op=per_op):
-                pool.append((m.priority, rank, len(pool), m, sl))
-        pool.sort(key=lambda p: p[:3])
-        for _, rank, _, m, sl in pool:
-            text = render(sources[m.file], m)
-            if text is None or (m.file, text) in seen:
-                continue
-            seen.add((m.file, text))
-            yield Candidate(m, {**sample.files, m.file: text}, rank, sl.score)
+    yield from ranked_candidates(
+        sample.files,
+        java_sources(sample),
+        loc.lines,
+        lambda src, line: line_mutants(src, line, per_op=per_op),
+        render,
+    )

@@ -35,12 +35,11 @@ from truepass.solvers.mutations import (
     Candidate,
     Mutant,
     grouped_edits,
+    ranked_candidates,
     render,
-    tiers,
 )
 from truepass.solvers.sbfl import (
     Localisation,
-    SuspiciousLine,
     failing_subset,
     localise,
     passes_visible,
@@ -267,22 +266,13 @@ def candidates(sample: RepairSample, loc: Localisation, per_op: int = 12) -> Ite
             except (SyntaxError, ValueError):
                 continue
     excs = loc.exceptions
-    seen: set[tuple[str, str]] = set()
-    for tier in tiers(loc.lines):
-        pool: list[tuple[int, int, int, Mutant, SuspiciousLine]] = []
-        for rank, sl in tier:
-            src = sources.get(sl.file)
-            if src is None:
-                continue
-            for m in line_mutants(src, sl.line, excs, per_op=per_op):
-                pool.append((m.priority, rank, len(pool), m, sl))
-        pool.sort(key=lambda p: p[:3])
-        for _, rank, _, m, sl in pool:
-            text = render(sources[m.file], m)
-            if text is None or (m.file, text) in seen:
-                continue
-            seen.add((m.file, text))
-            yield Candidate(m, {**sample.files, m.file: text}, rank, sl.score)
+    yield from ranked_candidates(
+        sample.files,
+        sources,
+        loc.lines,
+        lambda src, line: line_mutants(src, line, excs, per_op=per_op),
+        render,
+    )
 
 
 class TemplateSolver(SolverBase):
