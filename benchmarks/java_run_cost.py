@@ -34,8 +34,8 @@ from pathlib import Path
 
 from truepass.answers import Answer
 from truepass.families.repair import javarun
+from truepass.families.repair.patching import apply_to_sample
 from truepass.families.repair.schema import RepairSample
-from truepass.patches.apply import apply_to_sample
 from truepass.sandbox import Limits
 from truepass.suites.loader import load_suite
 

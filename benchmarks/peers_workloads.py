@@ -28,9 +28,13 @@ import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from truepass.families.codegen.adapters.humaneval import (
+    bundled_humaneval,
+    load_humaneval,
+    read_records,
+)
 from truepass.families.codegen.schema import CodegenSample, CodegenTests
 from truepass.sandbox.plainvalues import plain_equal
-from truepass.suites.adapters.humaneval import bundled_humaneval, load_humaneval, read_records
 from truepass.suites.literals import parse_args, parse_literal
 from truepass.suites.loader import Suite, load_suite, write_suite_dir
 

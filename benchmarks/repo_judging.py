@@ -43,10 +43,10 @@ from truepass.answers import Answer
 from truepass.families.repair import runners
 from truepass.families.repair.checks import RepairCheck
 from truepass.families.repair.judge import check_sample, judge
+from truepass.families.repair.patching import apply_to_sample
 from truepass.families.repair.schema import RepairSample
 from truepass.families.repair.testrun import warm_pool_key
 from truepass.judged import JudgeConfig, Judged
-from truepass.patches.apply import apply_to_sample
 from truepass.sandbox import testpool
 from truepass.suites.loader import load_suite
 from truepass.vocabulary import Verdict

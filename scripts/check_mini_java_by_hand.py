@@ -29,8 +29,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from truepass.answers import Answer
+from truepass.families.repair.patching import apply_to_sample
 from truepass.families.repair.schema import RepairSample
-from truepass.patches.apply import apply_to_sample
 from truepass.suites.loader import load_suite
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -32,9 +32,10 @@ from pathlib import Path
 from truepass.answers import Answer
 from truepass.families.repair import differential
 from truepass.families.repair.judge import check_sample, judge
+from truepass.families.repair.patching import apply_to_sample
 from truepass.families.repair.schema import RepairSample
 from truepass.judged import JudgeConfig
-from truepass.patches.apply import apply_to_sample, unified_diff
+from truepass.patches.apply import unified_diff
 from truepass.sandbox import Limits
 from truepass.suites.loader import load_suite
 from truepass.vocabulary import Verdict

@@ -16,9 +16,9 @@ from truepass.cli import app
 from truepass.cli.suites import _suite_dir
 from truepass.families.repair.family import RepairFamily
 from truepass.families.repair.schema import RepairSample
-from truepass.families.repair.testrun import TestRun
 from truepass.judged import JudgeConfig
 from truepass.sandbox import Limits
+from truepass.sandbox.testrun import TestRun
 from truepass.suites.loader import bundled_dir
 
 runner = CliRunner()

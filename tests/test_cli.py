@@ -14,11 +14,11 @@ runner = CliRunner()
 
 
 def test_suites_lists_the_bundled_suites_and_every_adapter() -> None:
-    from truepass.suites.adapters import adapters
+    from truepass.families.registry import formats
 
     got = runner.invoke(app, ["suites"], terminal_width=200)
     assert got.exit_code == 0 and "mini" in got.output and "project" in got.output
-    for fmt in adapters():
+    for fmt in formats():
         assert f"│ {fmt} " in got.output, fmt
     assert "--suite humaneval" in got.output  # the one usable without a path
 

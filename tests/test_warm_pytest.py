@@ -23,12 +23,13 @@ from factories import BUGGY, sample_dict
 
 from truepass.answers import Answer
 from truepass.families.repair import testrun
+from truepass.families.repair.patching import apply_to_sample
 from truepass.families.repair.schema import RepairSample
-from truepass.families.repair.testrun import TestRun, run_tests, stable_output, warm_pool_key
-from truepass.patches.apply import apply_to_sample
+from truepass.families.repair.testrun import run_tests, warm_pool_key
 from truepass.sandbox import Limits, precompiled, testpool
 from truepass.sandbox.bwrap import interpreter_paths
 from truepass.sandbox.testpool import TestPool
+from truepass.sandbox.testrun import TestRun, stable_output
 from truepass.sandbox.workerproc import WorkerDied, WorkerProcess
 from truepass.suites.loader import load_suite
 

@@ -18,6 +18,7 @@ from pydantic import BaseModel, Field, computed_field
 
 from truepass.errors import SandboxError
 from truepass.executors import ExecutorSpec, Job, open_executor, parse_executor
+from truepass.families.registry import DEFAULT as DEFAULT_FAMILY
 from truepass.judged import JudgeConfig, SampleHealth
 from truepass.runner import Progress, Results, open_check_cache, sample_checks
 from truepass.suites.suite import Suite
@@ -29,7 +30,7 @@ __all__ = ["SampleHealth", "SuiteHealth", "check_suite", "health_markdown", "wri
 class SuiteHealth(BaseModel):
     suite: str
     content_hash: str
-    family: str = "repair"
+    family: str = DEFAULT_FAMILY
     samples: list[SampleHealth]
     sandbox_tier: str
     version: str = ""

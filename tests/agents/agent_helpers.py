@@ -10,7 +10,7 @@ from typing import Any
 
 from fake_openai import FakeOpenAI, Step, fake_model_options, ok
 
-from truepass.agents.trajectory import Trajectory
+from truepass.agentic.trajectory import Trajectory
 from truepass.answers import Answer
 from truepass.families.repair.family import RepairFamily
 from truepass.families.repair.schema import RepairSample

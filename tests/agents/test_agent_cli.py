@@ -12,7 +12,7 @@ from agent_helpers import FIXING_SCRIPT, suite_of
 from fake_openai import FakeOpenAI
 from typer.testing import CliRunner
 
-from truepass.agents.trajectory import EndReason, Trajectory
+from truepass.agentic.trajectory import EndReason, Trajectory
 from truepass.cli import app
 
 runner = CliRunner()

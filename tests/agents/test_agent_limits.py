@@ -9,9 +9,9 @@ import pytest
 from agent_helpers import FIX_COMMAND, bash, options, sample, solve, trajectory
 from fake_openai import FakeOpenAI, ok, status
 
+from truepass.agentic.trajectory import EndReason
 from truepass.agents.loop import ELIDED
 from truepass.agents.protocols import TEXT_SYSTEM, task_message
-from truepass.agents.trajectory import EndReason
 from truepass.errors import InputError, SolverError
 from truepass.families.repair.agent import repair_agent_task
 from truepass.models.base import estimate_tokens

@@ -5,20 +5,27 @@ from __future__ import annotations
 
 import pytest
 
-from truepass.agents.metrics import process_summary
-from truepass.agents.protocols import TextProtocol, task_message
-from truepass.agents.task import AgentTask, is_cache_path
-from truepass.agents.tools import RunCommand, RunTests, Submit, ViewFile, WriteFile, stable
-from truepass.agents.trajectory import (
+from truepass.agentic.metrics import process_summary
+from truepass.agentic.task import AgentTask, is_cache_path
+from truepass.agentic.tools import (
+    AgentProtocol,
+    RunCommand,
+    RunTests,
+    Submit,
+    ViewFile,
+    WriteFile,
+    stable,
+)
+from truepass.agentic.trajectory import (
     AgentLimits,
     EndReason,
     ProcessMetrics,
     Step,
     Trajectory,
 )
+from truepass.agents.protocols import TextProtocol, task_message
 from truepass.models.base import Completion
 from truepass.records import AttemptRecord
-from truepass.solvers.settings import AgentProtocol
 from truepass.vocabulary import Verdict
 
 

@@ -24,8 +24,8 @@ from agent_helpers import (
 )
 from fake_openai import FakeOpenAI
 
-from truepass.agents.task import AgentTask
-from truepass.agents.trajectory import EndReason
+from truepass.agentic.task import AgentTask
+from truepass.agentic.trajectory import EndReason
 from truepass.families.repair.family import RepairFamily
 from truepass.judged import JudgeConfig, SampleCheck
 from truepass.prompts.guard import PromptLeakError

@@ -12,14 +12,13 @@ import pytest
 from agent_helpers import CODE, TEST, options, run_agent, solve, tool, trajectory
 from fake_openai import FakeOpenAI
 
-from truepass.agents.tools import ACTION_TYPES, tool_specs
-from truepass.agents.trajectory import EndReason
+from truepass.agentic.tools import ACTION_TYPES, AgentProtocol, tool_specs
+from truepass.agentic.trajectory import EndReason
 from truepass.errors import InputError
 from truepass.models import GenerationParams, cache_key
 from truepass.models.base import ToolSpec
 from truepass.models.openai_compat import _tool_calls
 from truepass.solvers import make_solvers
-from truepass.solvers.settings import AgentProtocol
 
 TOOLS = {"agent_protocol": AgentProtocol.TOOLS}
 

@@ -8,7 +8,7 @@ import pytest
 from truepass.answers import Answer
 from truepass.families.repair import javarun
 from truepass.families.repair.agent import repair_agent_task
-from truepass.patches.apply import apply_to_sample
+from truepass.families.repair.patching import apply_to_sample
 from truepass.sandbox import Limits
 from truepass.sandbox.session import SandboxSession
 from truepass.suites.loader import load_suite

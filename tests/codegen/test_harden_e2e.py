@@ -12,9 +12,9 @@ from typer.testing import CliRunner
 
 from truepass.answers import Answer
 from truepass.cli import app
+from truepass.families.codegen.harden import HardenConfig, HardenReport, harden_suite
 from truepass.families.codegen.judge import check_codegen, judge_codegen
 from truepass.families.codegen.schema import CodegenSample
-from truepass.harden import HardenConfig, HardenReport, harden_suite
 from truepass.sandbox.plainvalues import plain_equal
 from truepass.sandbox.pool import ExecPool
 from truepass.suites.literals import parse_literal

@@ -6,10 +6,10 @@ from __future__ import annotations
 import ast
 import math
 
-from truepass.harden.inputs import Mutator, boundary_values, generate_inputs
-from truepass.harden.invariants import balanced, learn, repair, violated
-from truepass.harden.mutants import mutants_of
-from truepass.harden.values import profile, rng_for, stable_args, stable_key, stable_literal
+from truepass.families.codegen.harden.mutants import mutants_of
+from truepass.pycode.inputs import Mutator, boundary_values, generate_inputs
+from truepass.pycode.invariants import balanced, learn, repair, violated
+from truepass.pycode.values import profile, rng_for, stable_args, stable_key, stable_literal
 from truepass.suites.literals import parse_args, parse_literal
 
 VISIBLE: list[list[object]] = [

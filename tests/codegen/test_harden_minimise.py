@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import itertools
 
-from truepass.harden.drop import pass_at_1_drop
-from truepass.harden.minimise import greedy_cover, kill_matrix
+from truepass.families.codegen.harden.drop import pass_at_1_drop
+from truepass.families.codegen.harden.minimise import greedy_cover, kill_matrix
 from truepass.records import AttemptRecord
 
 

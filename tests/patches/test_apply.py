@@ -5,6 +5,7 @@ from factories import BUGGY, FIX, FIXED, VISIBLE
 
 from truepass.answers import Answer
 from truepass.errors import PatchError
+from truepass.families.repair.schema import is_test_or_runner_file
 from truepass.patches.apply import apply_answer, apply_diff, unified_diff
 
 FILES = {"clamp.py": BUGGY}
@@ -62,7 +63,9 @@ def test_test_edits_dropped_and_listed() -> None:
             "sub/pytest.ini": "[pytest]\n",
         }
     )
-    applied = apply_answer(FILES, {"test_clamp.py": VISIBLE}, answer)
+    applied = apply_answer(
+        FILES, {"test_clamp.py": VISIBLE}, answer, is_test_file=is_test_or_runner_file
+    )
     assert applied.test_edits == ["conftest.py", "sub/pytest.ini", "test_clamp.py"]
     assert applied.files == {"clamp.py": FIXED}
     assert applied.attempted["conftest.py"] == "import pytest\n"
@@ -78,7 +81,12 @@ def test_empty_answer_changes_nothing() -> None:
 def test_a_diff_editing_a_visible_test_applies_and_is_dropped() -> None:
     weaken = unified_diff({"test_clamp.py": VISIBLE}, {"test_clamp.py": VISIBLE.replace(
         "assert clamp(9, 0, 5) == 5", "assert True")})  # fmt: skip
-    applied = apply_answer(FILES, {"test_clamp.py": VISIBLE}, Answer(diff=FIX + weaken))
+    applied = apply_answer(
+        FILES,
+        {"test_clamp.py": VISIBLE},
+        Answer(diff=FIX + weaken),
+        is_test_file=is_test_or_runner_file,
+    )
     assert applied.test_edits == ["test_clamp.py"]
     assert applied.files == {"clamp.py": FIXED}
     assert "assert True" in applied.attempted["test_clamp.py"]

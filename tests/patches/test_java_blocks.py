@@ -1,11 +1,11 @@
 """Java answers as fenced blocks: whole files, bare methods spliced in by name and parameter
-types (patches/javasplice.py), and the blocks that are refused."""
+types (families/repair/javasplice.py), and the blocks that are refused."""
 
 from __future__ import annotations
 
 from truepass.families.repair.fakefix.java import syntax
+from truepass.families.repair.parse import parse_response
 from truepass.patches.apply import apply_diff
-from truepass.patches.parse import parse_response
 
 CALC = """\
 package demo;

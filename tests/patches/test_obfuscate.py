@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from truepass.suites.transforms.obfuscate import (
+from truepass.families.repair.transforms.obfuscate import (
     ObfuscationError,
     Renaming,
     plan_renaming,

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from truepass.families.repair.parse import parse_response
 from truepass.patches.apply import apply_diff
-from truepass.patches.parse import parse_response
 
 TWO = '''"""Bounds."""
 

@@ -6,10 +6,11 @@ import pytest
 from factories import sample_dict
 
 from truepass.families.repair.family import RepairFamily
+from truepass.families.repair.parse import parse_response
+from truepass.families.repair.prompts import VARIANTS, build_repair_messages
 from truepass.families.repair.schema import FaultLocation, RepairSample
 from truepass.patches.apply import apply_diff
-from truepass.patches.parse import parse_response
-from truepass.prompts import VARIANTS, PromptLeakError, build_repair_messages, check_no_leaks
+from truepass.prompts import PromptLeakError, check_no_leaks
 from truepass.suites.loader import load_suite
 
 OUTPUT = """============================= test session starts ==============================

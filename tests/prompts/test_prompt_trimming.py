@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import itertools
 
-from truepass.families.repair.schema import FaultLocation
-from truepass.prompts.context import (
+from truepass.families.repair.context import (
     called_by_tests,
     rank_units,
     split_all,
@@ -13,6 +12,7 @@ from truepass.prompts.context import (
     trim_files,
     truncate_middle,
 )
+from truepass.families.repair.schema import FaultLocation
 
 
 def words(text: str) -> int:

@@ -10,12 +10,11 @@ from typing import Any
 
 import pytest
 
+from truepass.agentic.tools import AgentProtocol, Submit
+from truepass.agentic.trajectory import AgentLimits, EndReason, ProcessMetrics, Step, Trajectory
 from truepass.agents.protocols import make_protocol
 from truepass.agents.solver import rounds as agent_rounds
-from truepass.agents.tools import Submit
-from truepass.agents.trajectory import AgentLimits, EndReason, ProcessMetrics, Step, Trajectory
 from truepass.models.base import Completion, ToolCall
-from truepass.solvers.settings import AgentProtocol
 from truepass.usage import Usage
 
 XSS = "</script><script>alert(1)</script><img src=x onerror=alert(2)>"

@@ -26,7 +26,7 @@ from report_runs import (
     write_run,
 )
 
-from truepass.agents.trajectory import Trajectory
+from truepass.agentic.trajectory import Trajectory
 from truepass.analysis.summary import Summary, summarize
 from truepass.records import AttemptRecord
 from truepass.report import render_report, write_exports

@@ -17,7 +17,7 @@ from tests.families.repair.java_helpers import SMALL, TEST, calc, ids, junit
 from tests.sandbox.sandbox_helpers import new_marker, processes_with
 from truepass.families.repair import javarun
 from truepass.families.repair.javarun import run_java_tests
-from truepass.families.repair.testrun import TestRun
+from truepass.sandbox.testrun import TestRun
 
 pytestmark = pytest.mark.skipif(
     not all(map(os.path.exists, javarun.JUNIT_JARS)) or not javarun.shutil.which("javac"),

@@ -13,15 +13,24 @@ from truepass.families.repair.checks import RepairCheck
 from truepass.families.repair.family import RepairFamily
 from truepass.families.repair.judge import check_sample, judge
 from truepass.families.repair.schema import RepairSample
+from truepass.families.repair.solvers import templates
+from truepass.families.repair.solvers.java_mutations import (
+    JAVA_OPERATORS,
+    JavaMutant,
+    JavaSource,
+    render,
+)
+from truepass.families.repair.solvers.java_templates import java_sources, line_mutants
+from truepass.families.repair.solvers.sbfl import Localisation, SuspiciousLine, all_lines
+from truepass.families.repair.solvers.templates import (
+    JAVA_MIN_TIMEOUT_S,
+    TemplateSolver,
+    candidates,
+)
 from truepass.judged import JudgeConfig
 from truepass.patches.apply import unified_diff
 from truepass.sandbox import Limits
-from truepass.solvers import templates
 from truepass.solvers.base import SolveContext
-from truepass.solvers.java_mutations import JAVA_OPERATORS, JavaMutant, JavaSource, render
-from truepass.solvers.java_templates import java_sources, line_mutants
-from truepass.solvers.sbfl import Localisation, SuspiciousLine, all_lines
-from truepass.solvers.templates import JAVA_MIN_TIMEOUT_S, TemplateSolver, candidates
 
 CODE = "src/demo/Calc.java"
 TEST = "src/test/demo/CalcTest.java"

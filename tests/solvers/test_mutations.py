@@ -6,9 +6,9 @@ import textwrap
 
 import pytest
 
-from truepass.solvers.mutations import render
-from truepass.solvers.sourcefile import SourceFile
-from truepass.solvers.templates import guard_defaults, line_mutants
+from truepass.families.repair.solvers.templates import guard_defaults, line_mutants
+from truepass.pycode.mutants import render
+from truepass.pycode.sourcefile import SourceFile
 
 
 def mutants(code: str, line: int, op: str, excs: list[str] | None = None) -> list[str]:

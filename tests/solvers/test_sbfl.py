@@ -7,7 +7,7 @@ import math
 import pytest
 from template_samples import NONE_CHECK, OFF_BY_ONE
 
-from truepass.solvers.sbfl import (
+from truepass.families.repair.solvers.sbfl import (
     GIVEN_SCORE,
     Localisation,
     SuspiciousLine,
@@ -17,7 +17,7 @@ from truepass.solvers.sbfl import (
     ochiai,
     rank_lines,
 )
-from truepass.solvers.templates import candidates
+from truepass.families.repair.solvers.templates import candidates
 
 
 def test_ochiai_formula() -> None:

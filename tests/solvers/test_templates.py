@@ -9,11 +9,11 @@ from truepass.errors import SandboxError
 from truepass.families.repair.family import RepairFamily
 from truepass.families.repair.judge import check_sample, judge
 from truepass.families.repair.schema import RepairSample
+from truepass.families.repair.solvers.templates import TemplateSolver
 from truepass.judged import JudgeConfig
 from truepass.sandbox import Limits, run_sandboxed
 from truepass.solvers import make_solver
 from truepass.solvers.base import SolveContext
-from truepass.solvers.templates import TemplateSolver
 from truepass.vocabulary import Verdict
 
 CONFIG = JudgeConfig(limits=Limits(timeout_s=30.0), reruns=0)

@@ -17,8 +17,7 @@ from typer.testing import CliRunner
 from truepass.cli import app
 from truepass.errors import InputError
 from truepass.families import registry
-from truepass.families.summarize.schema import SummarizeSample
-from truepass.suites.builders.summarize import (
+from truepass.families.summarize.builder import (
     FILTERS,
     build_from_package,
     build_from_path,
@@ -26,6 +25,7 @@ from truepass.suites.builders.summarize import (
     is_test_path,
     summary_of,
 )
+from truepass.families.summarize.schema import SummarizeSample
 
 runner = CliRunner()
 needs_git = pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
@@ -397,7 +397,8 @@ def test_the_command_on_a_git_repository(tmp_path: Path) -> None:
     git(repo, "commit", "-q", "-m", "one", date=OLD)
     out = tmp_path / "suite"
     got = runner.invoke(app, ["build-suite", "summarize", "--from", str(repo), "--project", "x",
-                              "--leakage", "public-recent", "--out", str(out)])  # fmt: skip
+                              "--leakage", "public-recent", "--out", str(out)],
+                       terminal_width=400)  # fmt: skip
     assert got.exit_code == 0, got.output
     assert "x: git repository at commit " in got.output and "(git blame " in got.output
     lines = [json.loads(line) for line in (out / "suite.jsonl").read_text().splitlines()]

@@ -10,15 +10,15 @@ import pytest
 
 from truepass.checking import SuiteHealth, check_suite, write_health
 from truepass.errors import SuiteError
-from truepass.families.repair.schema import RepairSample
-from truepass.judged import JudgeConfig
-from truepass.patches.apply import apply_diff
-from truepass.sandbox import Limits
-from truepass.suites.adapters.humanevalfix import (
+from truepass.families.repair.adapters.humanevalfix import (
     first_sentence,
     load_humanevalfix,
     normalise_bug_type,
 )
+from truepass.families.repair.schema import RepairSample
+from truepass.judged import JudgeConfig
+from truepass.patches.apply import apply_diff
+from truepass.sandbox import Limits
 from truepass.suites.loader import load_adapted, parse_jsonl
 
 DATA_DIR = Path(__file__).resolve().parents[3] / "shared" / "benchmarks" / "humanevalpack-python"

@@ -15,8 +15,9 @@ from pathlib import Path
 import pytest
 
 from truepass.answers import Answer
+from truepass.families.repair.patching import apply_to_sample
 from truepass.families.repair.schema import RepairSample, is_test_or_runner_file
-from truepass.patches.apply import apply_to_sample, changed_lines
+from truepass.patches.apply import changed_lines
 from truepass.suites.loader import Suite, bundled_suites, load_suite
 
 ROOT = Path(__file__).resolve().parents[2]

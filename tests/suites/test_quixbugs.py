@@ -9,8 +9,8 @@ import pytest
 
 from truepass.checking import SuiteHealth, write_health
 from truepass.errors import SuiteError
+from truepass.families.repair.adapters.quixbugs import load_quixbugs
 from truepass.families.repair.schema import RepairSample
-from truepass.suites.adapters.quixbugs import load_quixbugs
 
 DATA = Path(__file__).parents[3] / "shared" / "benchmarks" / "quixbugs-python"
 

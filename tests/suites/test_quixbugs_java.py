@@ -11,11 +11,11 @@ import pytest
 
 from truepass.answers import Answer
 from truepass.errors import SuiteError
+from truepass.families.registry import formats
+from truepass.families.repair.adapters.quixbugs import visible_indices
+from truepass.families.repair.adapters.quixbugs_java import load_quixbugs_java
+from truepass.families.repair.patching import apply_to_sample
 from truepass.families.repair.schema import RepairSample
-from truepass.patches.apply import apply_to_sample
-from truepass.suites.adapters import INPUTS, adapters
-from truepass.suites.adapters.quixbugs import visible_indices
-from truepass.suites.adapters.quixbugs_java import load_quixbugs_java
 
 DATA = Path(__file__).parents[3] / "shared" / "benchmarks" / "quixbugs-java"
 TESTS = "java_testcases/junit"
@@ -54,8 +54,9 @@ def _code(java: str) -> str:
 
 
 def test_registered() -> None:
-    assert adapters()["quixbugs-java"] is load_quixbugs_java
-    assert "quixbugs_java.jsonl" in INPUTS["quixbugs-java"]
+    fmt = formats()["quixbugs-java"]
+    assert fmt.read.__module__ == "truepass.families.repair.adapters"
+    assert "quixbugs_java.jsonl" in fmt.reads
 
 
 @needs_data
@@ -286,7 +287,7 @@ def test_every_java_program_pairs_with_its_python_program() -> None:
 
 
 def test_upstream_junit_timeouts_are_raised_to_the_python_adapters() -> None:
-    from truepass.suites.adapters.quixbugs import TIMEOUT_S
+    from truepass.families.repair.adapters.quixbugs import TIMEOUT_S
     from truepass.suites.loader import load_suite
 
     if not DATA.is_dir():

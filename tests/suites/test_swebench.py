@@ -13,14 +13,18 @@ from truepass.answers import Answer
 from truepass.checking import check_suite
 from truepass.cli import app
 from truepass.errors import SuiteError
+from truepass.families.repair.adapters.swebench import (
+    configured_pythonpath,
+    load_swebench,
+    pytest_command,
+)
 from truepass.families.repair.judge import check_sample, judge, phase_result
 from truepass.families.repair.schema import RepairSample
 from truepass.families.repair.testids import non_pytest_reason, resolve_expected
-from truepass.families.repair.testrun import TestRun
 from truepass.judged import JudgeConfig
 from truepass.patches.apply import apply_diff
 from truepass.sandbox import Limits
-from truepass.suites.adapters.swebench import configured_pythonpath, load_swebench, pytest_command
+from truepass.sandbox.testrun import TestRun
 from truepass.suites.loader import load_suite, parse_jsonl
 from truepass.vocabulary import Verdict
 

@@ -21,11 +21,11 @@ from truepass.answers import Answer
 from truepass.errors import InputError
 from truepass.families.repair.judge import check_sample, judge
 from truepass.families.repair.schema import RepairSample
+from truepass.families.repair.transforms import obfuscate_sample, samples_hash, transform_suite
+from truepass.families.repair.transforms.obfuscate import plan_renaming
 from truepass.judged import JudgeConfig
 from truepass.patches.apply import apply_diff, unified_diff
 from truepass.suites.loader import load_suite
-from truepass.suites.transforms import obfuscate_sample, samples_hash, transform_suite
-from truepass.suites.transforms.obfuscate import plan_renaming
 
 
 @pytest.fixture(scope="module")

@@ -12,11 +12,11 @@ from truepass.cli import app
 from truepass.families.repair.checks import RepairCheck
 from truepass.families.repair.family import RepairFamily
 from truepass.families.repair.schema import RepairSample
+from truepass.families.repair.solvers.sbfl import localise
+from truepass.families.repair.workflow.meta import read_workflow
 from truepass.judged import JudgeConfig
 from truepass.sandbox import Limits
-from truepass.solvers.sbfl import localise
 from truepass.suites.loader import load_suite
-from truepass.workflow.meta import read_workflow
 
 runner = CliRunner()
 

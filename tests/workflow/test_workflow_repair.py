@@ -23,10 +23,10 @@ from workflow_helpers import (
 
 from truepass.families.codegen.family import CodegenFamily
 from truepass.families.repair.family import RepairFamily
+from truepass.families.repair.workflow.meta import SelectionReason, read_workflow
 from truepass.runner import run
 from truepass.solvers import make_solvers
 from truepass.solvers.base import refusal
-from truepass.workflow.meta import SelectionReason, read_workflow
 
 BROKEN = fix_line("return hi)")  # a syntax error
 FAILS_VISIBLE = fix_line("return x")  # clamp(15, 0, 10) == 15
@@ -185,10 +185,10 @@ def test_the_workflow_serves_repair_only(tmp_path: Path) -> None:
 
 def test_a_java_sample_gets_no_patch_with_the_reason(tmp_path: Path) -> None:
     from truepass.families.repair.checks import RepairCheck
+    from truepass.families.repair.workflow.solver import PYTHON_ONLY
     from truepass.judged import JudgeConfig
     from truepass.solvers.base import SolveContext
     from truepass.suites.loader import load_suite
-    from truepass.workflow.solver import PYTHON_ONLY
 
     (solver,) = make_solvers(["workflow:openai:fake"], llm=options(tmp_path))
     java = load_suite("mini-java").samples[0]

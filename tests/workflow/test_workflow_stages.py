@@ -11,12 +11,12 @@ from workflow_helpers import CONFIG, fix_line, sample
 from truepass.cli.model_options import model_options
 from truepass.families.repair.checks import RepairCheck
 from truepass.families.repair.family import RepairFamily
-from truepass.patches.parse import parse_response
+from truepass.families.repair.parse import parse_response
+from truepass.families.repair.solvers.sbfl import SuspiciousLine
+from truepass.families.repair.workflow import fuzz, localise, select, static
+from truepass.families.repair.workflow.meta import Candidate, Suspect
 from truepass.sandbox import Limits
 from truepass.solvers import LLMOptions
-from truepass.solvers.sbfl import SuspiciousLine
-from truepass.workflow import fuzz, localise, select, static
-from truepass.workflow.meta import Candidate, Suspect
 
 REPORT = """def test_it():
 >       assert total([1, 2]) == 3

@@ -2,7 +2,7 @@
 
 The loop runs in truepass's own (trusted) process; only the agent's actions run in the sandbox,
 in one :class:`~truepass.sandbox.session.SandboxSession` per attempt over the starting files the
-family gives (:class:`~truepass.agents.task.AgentTask`). Every model call goes through the
+family gives (:class:`~truepass.agentic.task.AgentTask`). Every model call goes through the
 model as given (with the response cache, each step's request is a cache key: a rerun replays
 the same trajectory). Before the first call the leak guard checks the system prompt, the task
 and every starting file against the sample's answer key; later messages are the agent's own
@@ -17,10 +17,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from truepass.agentic.task import AgentTask, is_cache_path
+from truepass.agentic.tools import CHANGING, Outcome, Submit, execute
+from truepass.agentic.trajectory import AgentLimits, EndReason, ProcessMetrics, Step, Trajectory
 from truepass.agents.protocols import ActionProtocol, task_message
-from truepass.agents.task import AgentTask, is_cache_path
-from truepass.agents.tools import CHANGING, Outcome, Submit, execute
-from truepass.agents.trajectory import AgentLimits, EndReason, ProcessMetrics, Step, Trajectory
 from truepass.answers import Answer
 from truepass.errors import SandboxError, SolverError
 from truepass.models.base import (

@@ -6,7 +6,7 @@
   ``submit`` (or ``echo COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT``), each alone in its block.
   Viewing and editing files are shell commands (``cat -n``, ``sed -i``, ``cat > FILE <<'EOF'``).
 * :class:`ToolProtocol` (``--agent-protocol tools``): OpenAI-style tool calls, one tool per
-  action (:func:`truepass.agents.tools.tool_specs`); the first call of a reply is carried out,
+  action (:func:`truepass.agentic.tools.tool_specs`); the first call of a reply is carried out,
   any other is answered "not run".
 
 A reply without a valid action gets a format reminder as its observation (counted in the
@@ -20,9 +20,10 @@ import re
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from truepass.agents.task import AgentTask
-from truepass.agents.tools import (
+from truepass.agentic.task import AgentTask
+from truepass.agentic.tools import (
     ACTION_TYPES,
+    AgentProtocol,
     BaseAction,
     RunCommand,
     RunTests,
@@ -30,7 +31,6 @@ from truepass.agents.tools import (
     tool_specs,
 )
 from truepass.models.base import Completion, GenerationParams, Message
-from truepass.solvers.settings import AgentProtocol
 
 SUBMIT_COMMANDS = frozenset({"submit", "echo COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT"})
 TEST_COMMAND = "run_tests"

@@ -3,7 +3,7 @@
 ``MODEL`` is spelled as for the model solvers (``agent:openai:NAME``, ``agent:local:smollm2``);
 the model comes with its settings and response cache from
 :func:`truepass.solvers.llm_factory.llm_model`. The solver serves every family whose
-:meth:`~truepass.families.base.Family.agent_task` gives a task.
+:meth:`~truepass.solvers.capabilities.TakesAgents.agent_task` gives a task.
 """
 
 from __future__ import annotations
@@ -12,9 +12,10 @@ import dataclasses
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from truepass.agentic.tools import AgentProtocol
+from truepass.agentic.trajectory import AgentLimits, Step, Trajectory
 from truepass.agents.loop import AgentLoop
 from truepass.agents.protocols import make_protocol
-from truepass.agents.trajectory import AgentLimits, Step, Trajectory
 from truepass.answers import Answer
 from truepass.errors import InputError
 from truepass.models import price_table
@@ -22,8 +23,9 @@ from truepass.models.base import Message, Model
 from truepass.models.cost import Price, cost_usd, find_price
 from truepass.prompts.guard import check_no_leaks
 from truepass.solvers.base import SolveContext
+from truepass.solvers.capabilities import TakesAgents
 from truepass.solvers.llm import ModelSolver
-from truepass.solvers.settings import AgentProtocol, LLMOptions
+from truepass.solvers.settings import LLMOptions
 
 if TYPE_CHECKING:
     from truepass.families.base import Family
@@ -51,16 +53,17 @@ class AgentSolver(ModelSolver):
         )
 
     def serves(self, family: Family) -> str | None:
-        if not family.takes_agents:
+        if not isinstance(family, TakesAgents):
             return f"{family.name} samples take no agents (the family gives no agent task)"
         return None
 
     def solve(self, sample: Any, attempt: int, ctx: SolveContext) -> Answer | None:
-        task = ctx.family.agent_task(sample)
-        if task is None:
+        family = ctx.family
+        task = family.agent_task(sample) if isinstance(family, TakesAgents) else None
+        if task is None or not isinstance(family, TakesAgents):
             return Answer(no_patch=True, meta={"model": self.model.id, "agent": None,
                                                "end_reason": "no-task"})  # fmt: skip
-        key = ctx.family.answer_key(sample)
+        key = family.answer_key(sample)
 
         def check(messages: list[Message]) -> None:
             check_no_leaks(messages, key, sample.id)

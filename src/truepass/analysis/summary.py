@@ -9,8 +9,10 @@ from typing import TYPE_CHECKING
 
 from pydantic import BaseModel, Field
 
-from truepass.agents.metrics import ProcessSummary, process_summary
+from truepass.agentic.metrics import ProcessSummary, process_summary
 from truepass.analysis.stats import wilson
+from truepass.families.capabilities import Measured
+from truepass.families.registry import DEFAULT as DEFAULT_FAMILY
 from truepass.metrics.passk import pass_at_ks, pass_at_ks_with_ci
 from truepass.records import AttemptRecord, is_correct
 from truepass.vocabulary import DIFFERS_FROM_REFERENCE, NOT_COUNTED, PASSES_VISIBLE, Verdict
@@ -114,7 +116,7 @@ class PatchSummary(BaseModel):
 
 class Summary(BaseModel):
     suite: str
-    family: str = "repair"
+    family: str = DEFAULT_FAMILY
     solvers: list[SolverSummary]
 
 
@@ -186,13 +188,13 @@ def summarize(
                 pass_at_k_ci=pass_at_ks_with_ci(_per_sample(recs)),
                 pass_at_k_visible=pass_at_ks(_per_sample(recs, visible=True)),
                 pass_at_k_visible_ci=pass_at_ks_with_ci(_per_sample(recs, visible=True)),
-                metrics=family.metrics(recs) if family else {},
+                metrics=family.metrics(recs) if isinstance(family, Measured) else {},
                 usage=usage_summary(recs),
                 patches=patch_summary(recs),
                 process=process_summary(recs),
             )
         )
-    return Summary(suite=suite, family=family.name if family else "repair", solvers=out)
+    return Summary(suite=suite, family=family.name if family else DEFAULT_FAMILY, solvers=out)
 
 
 def _ids(records: list[AttemptRecord], verdict: Verdict) -> list[str]:

@@ -8,14 +8,14 @@ from __future__ import annotations
 import typer
 
 from truepass.cli.build import build_app
-from truepass.cli.build_rebuild import build_rebuild_cmd
 from truepass.cli.cache import cache_app
 from truepass.cli.compare import compare_cmd
-from truepass.cli.explain import explain_cmd
-from truepass.cli.harden import harden_cmd
 from truepass.cli.report import report_cmd
 from truepass.cli.run import estimate_cmd, judge_cmd, run_cmd
 from truepass.cli.suites import check_suite_cmd, import_cmd, suites_cmd, summary_cmd
+from truepass.families.codegen.cli_explain import explain_cmd
+from truepass.families.codegen.cli_harden import harden_cmd
+from truepass.families.rebuild.cli import build_rebuild_cmd
 
 app = typer.Typer(
     help="Evaluate code-producing systems with verdicts a fake fix cannot fool.",

@@ -49,7 +49,7 @@ def summarize_cmd(
     """Functions with their docstrings as code summarisation samples, with the study's filters
     (no test functions or test files, no dunder methods, a docstring of at most 500 words).
     The reference summary is the docstring's first paragraph. See docs/summarize-format.md."""
-    from truepass.suites.builders.summarize import (
+    from truepass.families.summarize.builder import (
         FILTERS,
         build_from_package,
         build_from_path,
@@ -114,7 +114,7 @@ def patch_correctness_cmd(
     """Patches that passed the visible tests in repair runs, labelled correct or overfitting by
     the hidden tests, deduplicated on the patched code, with the reference fixes of the runs'
     samples. See docs/patch-correctness-format.md."""
-    from truepass.suites.builders.patch_correctness import SKIPS, build, write_suite
+    from truepass.families.patch_correctness.builder import SKIPS, build, write_suite
 
     with errors():
         samples, report = build(from_runs)

@@ -104,7 +104,7 @@ def load(suite_ref: str, transform: str | None = None) -> Suite:
     """Load a suite by name or path, optionally transformed (e.g. obfuscated)."""
     suite = load_suite(suite_ref)
     if transform:
-        from truepass.suites.transforms import transform_suite
+        from truepass.families.repair.transforms import transform_suite
 
         suite = transform_suite(suite, transform)
     return suite

@@ -104,7 +104,7 @@ def _suite_dir(ref: str, path: Path) -> Path | None:
 
 def suites_cmd() -> None:
     """List the bundled suites, and the public benchmarks read through adapters."""
-    from truepass.suites.adapters import INPUTS, default_sources
+    from truepass.families.registry import formats
 
     table = Table(title="bundled suites (--suite NAME)")
     for col in ("name", "version", "samples", "defect types", "description"):
@@ -118,9 +118,8 @@ def suites_cmd() -> None:
                   "docs/adapters.md)")  # fmt: skip
     for col in ("format", "PATH", "without a path"):
         table.add_column(col)
-    defaults = default_sources()
-    for fmt, what in INPUTS.items():
-        table.add_row(fmt, what, f"--suite {fmt}" if fmt in defaults else "")
+    for fmt in formats().values():
+        table.add_row(fmt.name, fmt.reads, f"--suite {fmt.name}" if fmt.default_source else "")
     out_console.print(table)
 
 

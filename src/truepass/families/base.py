@@ -11,76 +11,20 @@ executors, the store, the summary, compare and the report ask the family (found 
 
 from __future__ import annotations
 
-import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel
 
 from truepass.answers import Answer
 from truepass.judged import JudgeConfig, Judged, SampleCheck, SampleHealth
+from truepass.prompts.guard import AnswerKey
 from truepass.vocabulary import FLAKY, PASSES_VISIBLE, AnswerKind, CheckStatus, Verdict
 
 if TYPE_CHECKING:
-    from truepass.agents.task import AgentTask
-    from truepass.records import AttemptRecord
-    from truepass.solvers.base import SolveContext
-    from truepass.solvers.llm import LLMSolver
+    from truepass.families.formats import SuiteFormat
 
-
-def words(text: str) -> str:
-    """``text`` with every run of white space one space: how the leak guard compares texts."""
-    return " ".join(text.split())
-
-
-def _holds_name(text: str, name: str) -> bool:
-    return re.search(rf"(?<!\w){re.escape(name)}(?!\w)", text) is not None
-
-
-class AnswerKey(BaseModel):
-    """What of a sample's answer key no model prompt may show (:meth:`Family.answer_key`), each
-    piece mapped to where it comes from (named when a prompt is refused).
-
-    A passage is found anywhere in a text once white space is normalised (:func:`words`); a name
-    (an identifier such as a hidden test's) only as a whole word. Build one with
-    :meth:`distinctive`, which keeps only what is telling and not already shown.
-    """
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-    passages: dict[str, str] = Field(
-        default_factory=dict, description="passage (white space normalised) -> where it is from"
-    )
-    names: dict[str, str] = Field(
-        default_factory=dict, description="identifier, found as a whole word -> where it is from"
-    )
-
-    @classmethod
-    def distinctive(
-        cls,
-        passages: Iterable[tuple[str, str]] = (),
-        *,
-        min_chars: int = 0,
-        names: Iterable[tuple[str, str]] = (),
-        shown: Sequence[str] = (),
-    ) -> AnswerKey:
-        """A key of the (text, where) ``passages`` at least ``min_chars`` long once white space
-        is normalised, and of the (name, where) ``names``; a piece that ``shown`` (what the
-        prompt may show of the sample: its own inputs) already holds is left out, since showing
-        it gives nothing away. A piece from two places keeps the last one's name."""
-        seen = words("\n".join(shown))
-        kept = {w: where for text, where in passages if len(w := words(text)) >= min_chars}
-        return cls(
-            passages={w: where for w, where in kept.items() if w not in seen},
-            names={n: where for n, where in names if not _holds_name(seen, n)},
-        )
-
-    def found_in(self, text: str) -> list[str]:
-        """What of the key ``text`` holds, as ``where: 'piece'`` (empty: nothing)."""
-        flat = words(text)
-        found = [f"{where}: {p!r}" for p, where in self.passages.items() if p in flat]
-        found += [f"{where}: {n!r}" for n, where in self.names.items() if _holds_name(text, n)]
-        return found
+__all__ = ["AnswerKey", "Family", "interval"]
 
 
 class Family:
@@ -100,15 +44,6 @@ class Family:
     answer_kinds: ClassVar[frozenset[AnswerKind]] = frozenset()
     """What solvers may answer with, besides nothing (``AnswerKind.NONE``, judged ``no-patch``);
     a replayed answer of another kind is refused before the run."""
-    prompt_variants: ClassVar[tuple[str, ...]] = ()
-    """Prompt variants (``--prompt``) a model solver may use on this family; none: no models."""
-    context_types: ClassVar[tuple[str, ...]] = ()
-    """Kinds of demonstrations (``--context``) its prompts can show with ``--shots K``, the
-    default first; none: the family's prompts show no demonstrations."""
-
-    main_metrics: ClassVar[tuple[str, ...]] = ()
-    """Keys of :meth:`metrics` the report charts against k (``--shots`` sweeps), in this order;
-    none: the correct rate."""
 
     def __init__(self, workers: int = 2) -> None:
         self.workers = workers
@@ -135,23 +70,6 @@ class Family:
     ) -> Judged:
         """Judge one attempt; ``answer`` None means the solver produced nothing usable."""
         raise NotImplementedError
-
-    def judge_candidates(
-        self,
-        sample: Any,
-        answer: Answer | None,
-        check: SampleCheck,
-        config: JudgeConfig,
-        judged: Judged,
-    ) -> None:
-        """Judge the other candidates ``answer`` was chosen among, when its solver lists them
-        (``answer.meta["candidates"]``, the workflow solver's), and record in ``judged`` (the
-        answer's judgement) whether a correct one existed and whether the answer is one
-        (:mod:`truepass.workflow.judging`). A family whose solvers may list candidates calls
-        it at the end of :meth:`judge`; nothing happens for answers that list none."""
-        from truepass.workflow.judging import judge_candidates
-
-        judge_candidates(self, sample, answer, check, config, judged)
 
     reference_fails_as: ClassVar[CheckStatus] = CheckStatus.FLAKY
     """The status of a sample whose reference answer :meth:`reference_problem` finds fault with in
@@ -230,49 +148,25 @@ class Family:
         the family has no such answer."""
         return None
 
-    def ask_model(
-        self, solver: LLMSolver, sample: Any, attempt: int, ctx: SolveContext
-    ) -> Answer | None:
-        """One attempt of a model solver on ``sample`` (prompt, call, parse); families without
-        ``prompt_variants`` take no model solvers. Every call goes through
-        :meth:`~truepass.solvers.llm.LLMSolver.ask`, which refuses a prompt holding any of
-        :meth:`answer_key`."""
-        raise NotImplementedError(f"the {self.name} family takes no model solvers")
-
-    def agent_task(self, sample: Any) -> AgentTask | None:
-        """``sample`` as an agent solver (``agent:MODEL``) works on it: the starting files of
-        its sandboxed workspace (only what the agent may see), the task text, how to run the
-        visible tests, and how the final workspace becomes the answer
-        (:class:`~truepass.agents.task.AgentTask`). The default, None: the family takes no
-        agents (a run with an agent solver is refused before it starts)."""
-        return None
-
-    @property
-    def takes_agents(self) -> bool:
-        """Whether this family gives agent tasks (it overrides :meth:`agent_task`)."""
-        return type(self).agent_task is not Family.agent_task
-
-    def answer_key(self, sample: Any) -> AnswerKey:
-        """What of ``sample``'s answer key no model prompt may show: the leak guard
-        (:mod:`truepass.prompts.guard`) refuses, before the model is called, every prompt that
-        holds a piece of it. The default: nothing."""
-        return AnswerKey()
-
     # -- records and summaries --------------------------------------------------------------
+
+    # -- what the family adds to the suite loader --------------------------------------------
+
+    @classmethod
+    def suite_formats(cls) -> tuple[SuiteFormat, ...]:
+        """Public benchmark formats that read into this family's samples (``--suite
+        FORMAT:PATH``, ``truepass import``); the readers are imported when called."""
+        return ()
+
+    @classmethod
+    def transforms(cls) -> dict[str, Callable[[Any], Any]]:
+        """Suite transforms (``--transform NAME``): each takes a suite of this family's samples
+        and gives the transformed suite (repair's ``obfuscate``, the leakage probe)."""
+        return {}
 
     def category(self, sample: Any) -> str:
         """The breakdown key of summaries (``defect_type`` in records)."""
         return str(getattr(sample, "defect_type", None) or getattr(sample, "category", self.name))
-
-    def metrics(self, records: list[AttemptRecord]) -> dict[str, float]:
-        """Metrics this family's summary adds per solver (``metrics`` in summary.json), e.g. text
-        or classification scores; verdict rates, pass@k and agents' process metrics
-        (``process``) are computed for every family. The default: the candidate metrics of
-        solvers that choose among candidates (``candidates_selection_accuracy``, ...; none for
-        other solvers); a family that overrides this adds ``super().metrics()``."""
-        from truepass.workflow.judging import candidate_metrics
-
-        return candidate_metrics(records)
 
 
 def _failing(judged: Judged) -> set[str]:

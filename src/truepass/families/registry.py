@@ -1,5 +1,7 @@
 """Families by name: the built-in ones (each a folder ``truepass/families/NAME/`` whose package
-defines ``FAMILY``), and any registered with :func:`register` (a plugin, or a test).
+defines ``FAMILY``), those of installed plug-ins (entry points of the group
+``truepass.families``, :mod:`truepass.plugins`), and any registered with :func:`register` (a
+test, or a program that embeds truepass).
 
 Nothing outside a family's own folder names it: the loader, runner, checker, executors, summary
 and report find it here.
@@ -15,8 +17,11 @@ from pydantic import BaseModel
 
 from truepass.errors import InputError
 from truepass.families.base import Family
+from truepass.families.formats import SuiteFormat
 
-DEFAULT = "repair"  # the family of a suite line without a "family" field
+DEFAULT = "repair"
+"""The family of a suite line without a ``"family"`` field, and of every default that names one:
+the one place it is named."""
 
 _registered: dict[str, type[Family]] = {}
 
@@ -39,7 +44,7 @@ def unregister(name: str) -> None:
 
 def names() -> list[str]:
     """Every known family name."""
-    return sorted(set(_builtin_names()) | set(_registered))
+    return sorted(set(_builtin_names()) | set(_plugins()) | set(_registered))
 
 
 def get(name: str) -> type[Family]:
@@ -48,7 +53,19 @@ def get(name: str) -> type[Family]:
         return _registered[name]
     if name in _builtin_names():
         return _builtin(name)
+    if name in _plugins():
+        return _plugins()[name]
     raise InputError(f"unknown task family '{name}' (known: {', '.join(names())})", field="family")
+
+
+def formats() -> dict[str, SuiteFormat]:
+    """Every suite format (``--suite FORMAT:PATH``) of every known family, by name (the default
+    family's first)."""
+    out: dict[str, SuiteFormat] = {}
+    for name in sorted(names(), key=lambda n: n != DEFAULT):  # the default family's first
+        for fmt in get(name).suite_formats():
+            out[fmt.name] = fmt
+    return out
 
 
 def of_sample(sample: BaseModel) -> type[Family]:
@@ -58,6 +75,30 @@ def of_sample(sample: BaseModel) -> type[Family]:
         if isinstance(sample, family.sample_type):
             return family
     raise InputError(f"no task family has samples of type {type(sample).__name__}")
+
+
+@cache
+def _plugins() -> dict[str, type[Family]]:
+    """Families of installed plug-ins, by the name each declares (the entry point's name is
+    only a label); one that takes a built-in name is an error."""
+    from truepass import plugins
+
+    out: dict[str, type[Family]] = {}
+    for label, family in plugins.of_type(plugins.FAMILIES, Family):
+        name = family.name  # type: ignore[union-attr]
+        if name in _builtin_names() or name in out:
+            raise InputError(
+                f"the plug-in '{label}' ({plugins.FAMILIES}) declares the family '{name}', "
+                "which is already known; rename it"
+            )
+        out[name] = family  # type: ignore[assignment]
+    return out
+
+
+def builtin_modules() -> dict[str, str]:
+    """Built-in family name -> its package (``truepass.families.NAME``): where the CLI looks for
+    a family's commands (``cli.py``) and the solver registry for its solver kinds."""
+    return {name: f"truepass.families.{name.replace('-', '_')}" for name in _builtin_names()}
 
 
 @cache

@@ -6,6 +6,7 @@ Applying is plain text work done in the trusted process: nothing of the candidat
 from __future__ import annotations
 
 import difflib
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from unidiff import PatchSet
@@ -13,8 +14,7 @@ from unidiff.errors import UnidiffParseError
 
 from truepass.answers import Answer
 from truepass.errors import PatchError
-from truepass.families.repair.schema import RepairSample, is_test_or_runner_file
-from truepass.suites.fields import check_relative_path
+from truepass.paths import check_relative_path
 
 DEV_NULL = "/dev/null"
 
@@ -45,10 +45,12 @@ def apply_answer(
     answer: Answer,
     *,
     test_paths: set[str] | frozenset[str] = frozenset(),
+    is_test_file: Callable[[str], bool] = lambda path: False,
 ) -> AppliedPatch:
     """Apply ``answer`` to the buggy code and the visible tests (what a solver sees).
 
-    Edits to test-side files (``visible_tests``, ``test_paths``, test modules, runner config) are
+    Edits to test-side files (``visible_tests``, ``test_paths``, and what ``is_test_file`` names:
+    the family's test modules and runner config, e.g. repair's) are
     kept in ``attempted`` for the fake-fix detectors, listed in ``test_edits``, and dropped from
     ``files``, which holds only the code the tests will run against.
     """
@@ -63,7 +65,7 @@ def apply_answer(
         new = dict(base)
 
     def test_side(path: str) -> bool:
-        return path in visible_tests or path in test_paths or is_test_or_runner_file(path)
+        return path in visible_tests or path in test_paths or is_test_file(path)
 
     test_edits = sorted(
         p for p in set(new) | set(base) if new.get(p) != base.get(p) and test_side(p)
@@ -77,13 +79,6 @@ def apply_answer(
         test_edits=test_edits,
         diff=unified_diff(buggy, files),
         attempted=new,
-    )
-
-
-def apply_to_sample(sample: RepairSample, answer: Answer) -> AppliedPatch:
-    """:func:`apply_answer` for a sample: its code, its visible tests, all its test paths."""
-    return apply_answer(
-        sample.files, sample.tests.visible, answer, test_paths=set(sample.test_files)
     )
 
 

@@ -10,8 +10,8 @@ from typing import Any, get_args
 
 from pydantic import BaseModel
 
-from truepass.agents.tools import RunCommand, runs_tests
-from truepass.agents.trajectory import ProcessMetrics, Trajectory
+from truepass.agentic.tools import RunCommand, runs_tests
+from truepass.agentic.trajectory import ProcessMetrics, Trajectory
 from truepass.records import RECORD_FIELDS, AttemptRecord
 from truepass.report.curves import FamilyCurves, solver_metrics, sweep_curves
 from truepass.report.load import Attempt, all_attempts, load_runs

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from truepass.errors import InputError
+from truepass.families.registry import DEFAULT as DEFAULT_FAMILY
 from truepass.records import AttemptRecord, read_results
 
 
@@ -25,7 +26,7 @@ class Attempt:
     """the solver as shown in the report: its name, prefixed by the run when two runs share it"""
     index: int = 0
     """position in the report (1-based), used for the ``#attempt-N`` pages"""
-    family: str = "repair"
+    family: str = DEFAULT_FAMILY
     """the task family of the run's suite (from its manifest)"""
 
     @cached_property
@@ -86,7 +87,9 @@ def load_runs(
             name = f"{name}#{names[name]}"
         run = Run(path=run_dir, name=name, manifest=_manifest(run_dir))
         suite = run.manifest.get("suite")
-        family = str(suite.get("family", "repair")) if isinstance(suite, dict) else "repair"
+        family = (
+            str(suite.get("family", DEFAULT_FAMILY)) if isinstance(suite, dict) else DEFAULT_FAMILY
+        )
         for record in loaded:
             run.attempts.append(
                 Attempt(record=record, run=name, label=record.solver, family=family)

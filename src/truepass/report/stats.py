@@ -7,12 +7,13 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
-from truepass.agents.metrics import ProcessSummary
-from truepass.agents.trajectory import EndReason
+from truepass.agentic.metrics import ProcessSummary
+from truepass.agentic.trajectory import EndReason
 from truepass.analysis.summary import Rates, SolverSummary, summarize
 from truepass.errors import InputError
 from truepass.families import registry
 from truepass.families.base import Family
+from truepass.families.registry import DEFAULT as DEFAULT_FAMILY
 from truepass.report.demonstrations import SolverSetting, solver_setting
 from truepass.report.load import Attempt
 from truepass.vocabulary import PASSES_VISIBLE, Verdict
@@ -112,7 +113,7 @@ class SolverStats:
     """total cost; None when some attempt used a model without a known price"""
     tokens_per_attempt: float | None = None
     extra: dict[str, Any] = field(default_factory=dict)
-    family: str = "repair"
+    family: str = DEFAULT_FAMILY
     """the task family of the solver's run(s)"""
     setting: SolverSetting = field(default_factory=SolverSetting)
     """the model, its settings, k and context, read from the records' ``solver_meta``"""

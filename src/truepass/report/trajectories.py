@@ -1,7 +1,7 @@
 """Agent attempts in the report: the trajectory of ``solver_meta.agent`` as a timeline of steps.
 
 The trajectory is read through the agents' own models
-(:class:`~truepass.agents.trajectory.Trajectory`); a record without one (any other solver, an
+(:class:`~truepass.agentic.trajectory.Trajectory`); a record without one (any other solver, an
 agent attempt that had no task) or with one this truepass cannot read is not an agent attempt
 here, and its page shows its solver metadata as it is.
 """
@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from pydantic import ValidationError
 
-from truepass.agents.tools import (
+from truepass.agentic.tools import (
     ReplaceInFile,
     RunCommand,
     RunTests,
@@ -22,7 +22,7 @@ from truepass.agents.tools import (
     WriteFile,
     runs_tests,
 )
-from truepass.agents.trajectory import EndReason, Step, Trajectory
+from truepass.agentic.trajectory import EndReason, Step, Trajectory
 
 AGENT_META = ("agent", "rounds", "end_reason", "parse_detail")
 """Keys of an agent attempt's ``solver_meta`` its page shows in the timeline instead of the

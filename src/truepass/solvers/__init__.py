@@ -1,7 +1,7 @@
 """Solvers by spec: ``oracle``, ``noop``, ``replay:FILE``, ``baseline:templates[+fault]``, model
 specs (``openai:MODEL``, ``local:smollm2``, ``local:PATH.gguf``) prompted per variant, agents
 (``agent:MODEL``: the model acting in a sandboxed workspace, :mod:`truepass.agents`) and the
-five-stage repair workflow (``workflow:MODEL``, :mod:`truepass.workflow`)."""
+five-stage repair workflow (``workflow:MODEL``, :mod:`truepass.families.repair.workflow`)."""
 
 from __future__ import annotations
 
@@ -34,7 +34,7 @@ def make_solver(spec: str, known_ids: set[str] | None = None) -> Solver:
     if spec.startswith("replay:"):
         return ReplaySolver(Path(spec.removeprefix("replay:")), known_ids)
     if spec in _TEMPLATES:
-        from truepass.solvers.templates import TemplateSolver
+        from truepass.families.repair.solvers.templates import TemplateSolver
 
         return TemplateSolver(given_fault=spec.endswith("+fault"))
     raise InputError(f"unknown solver '{spec}' (known: {SOLVER_HELP})", field="--solver")
@@ -56,7 +56,7 @@ def make_solvers(
             out.append(agent_solver(spec, llm or LLMOptions()))
             continue
         if spec.startswith("workflow:"):
-            from truepass.workflow.solver import workflow_solver
+            from truepass.families.repair.workflow.solver import workflow_solver
 
             out.append(workflow_solver(spec, llm or LLMOptions()))
             continue

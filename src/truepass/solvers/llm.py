@@ -1,7 +1,9 @@
 """Prompted model solvers: a model and a prompt variant. How a sample becomes a prompt and an
-answer is the family's (:meth:`truepass.families.base.Family.ask_model`); this module checks
+answer is the family's (:meth:`truepass.solvers.capabilities.Prompted.ask_model`); this module
+checks
 every prompt with the leak guard (:mod:`truepass.prompts.guard`, the family's
-:meth:`~truepass.families.base.Family.answer_key`), calls the model, keeps the usage accounting,
+:meth:`~truepass.solvers.capabilities.Prompted.answer_key`), calls the model, keeps the usage
+accounting,
 and records every round with its raw response.
 """
 
@@ -21,6 +23,7 @@ from truepass.models.base import (
 from truepass.models.cost import Price, cost_usd
 from truepass.prompts.guard import check_no_leaks
 from truepass.solvers.base import SolveContext
+from truepass.solvers.capabilities import Prompted
 from truepass.solvers.settings import LLMOptions
 from truepass.usage import Usage
 
@@ -71,7 +74,7 @@ class LLMSolver(ModelSolver):
         self.name = model.id + options.suffix(variant, shots)
 
     def serves(self, family: Family) -> str | None:
-        if not family.prompt_variants:
+        if not isinstance(family, Prompted):
             return f"{family.name} samples take no model solvers"
         if self.variant not in family.prompt_variants:
             return (
@@ -109,9 +112,10 @@ class LLMSolver(ModelSolver):
             PromptLeakError: the prompt holds some of the sample's answer key; the model is not
                 called.
         """
-        check_no_leaks(
-            messages, ctx.family.answer_key(sample), sample.id, answers_from=answers_from
-        )
+        family = ctx.family
+        if not isinstance(family, Prompted):  # serves() refused it before the run
+            raise TypeError(f"the {family.name} family takes no model solvers")
+        check_no_leaks(messages, family.answer_key(sample), sample.id, answers_from=answers_from)
         completion = self.model.complete(messages, params, attempt=key)
         usage.add_completion(
             completion,
@@ -136,7 +140,10 @@ class LLMSolver(ModelSolver):
         }
 
     def solve(self, sample: Any, attempt: int, ctx: SolveContext) -> Answer | None:
-        return ctx.family.ask_model(self, sample, attempt, ctx)
+        family = ctx.family
+        if not isinstance(family, Prompted):  # serves() refused it before the run
+            raise TypeError(f"the {family.name} family takes no model solvers")
+        return family.ask_model(self, sample, attempt, ctx)
 
 
 def round_record(

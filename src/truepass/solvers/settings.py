@@ -3,21 +3,13 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from enum import StrEnum
 from pathlib import Path
+
+from truepass.agentic.tools import AgentProtocol
 
 RETRIEVAL_TAGS = {"bm25": "", "embedding": "emb", "random": "rand"}
 """``--retrieval`` method -> what it adds to a k-shot solver's name (the default, bm25, nothing);
 the keys are :data:`truepass.prompts.retrieval.METHODS`."""
-
-
-class AgentProtocol(StrEnum):
-    """How an agent solver's model states its actions (docs/agents.md)."""
-
-    TEXT = "text"
-    """one fenced shell block per reply; any model"""
-    TOOLS = "tools"
-    """OpenAI-style tool calls; endpoints that support them (``openai:`` models)"""
 
 
 AGENT_STEPS = 30

@@ -3,20 +3,11 @@
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from pathlib import PurePosixPath
 from typing import Annotated, Literal
 
 from pydantic import AfterValidator
 
 Leakage = Literal["public-old", "public-recent", "private"]
-
-
-def check_relative_path(path: str) -> str:
-    """Reject absolute paths, ``..`` components and empty names in a suite's file maps."""
-    p = PurePosixPath(path)
-    if not path or p.is_absolute() or ".." in p.parts or path.startswith("~") or "\\" in path:
-        raise ValueError(f"'{path}' must be a relative path inside the sample (no '..', no '/')")
-    return str(p)
 
 
 def check_timestamp(value: str | None) -> str | None:

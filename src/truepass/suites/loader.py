@@ -41,26 +41,26 @@ def load_suite(ref: str | Path) -> Suite:
     """
     fmt, sep, rest = str(ref).partition(":")
     if sep and not Path(ref).exists():
-        from truepass.suites.adapters import adapters
+        from truepass.families.registry import formats
 
-        if fmt in adapters():
+        if fmt in formats():
             return load_adapted(fmt, Path(rest))
     path = Path(ref)
     if not path.exists() and str(ref) not in bundled_suites():
-        from truepass.suites.adapters import default_sources
+        from truepass.families.registry import formats
 
-        source = default_sources().get(str(ref))
-        if source is not None:
-            return load_adapted(str(ref), source())
+        known = formats().get(str(ref))
+        if known is not None and known.default_source is not None:
+            return load_adapted(str(ref), known.default_source())
     if not path.exists() and str(ref) in bundled_suites():
         path = bundled_dir() / str(ref)
     if not path.exists():
-        from truepass.suites.adapters import adapters
+        from truepass.families.registry import formats
 
         known = ", ".join(bundled_suites()) or "none"
         raise SuiteError(
             f"no such suite file or directory: '{ref}' (bundled suites: {known}; public "
-            f"benchmarks: FORMAT:PATH with FORMAT one of {', '.join(adapters())}; "
+            f"benchmarks: FORMAT:PATH with FORMAT one of {', '.join(formats())}; "
             "`truepass suites` lists them)",
             location=str(ref),
         )
@@ -166,14 +166,14 @@ def parse_jsonl(raw: bytes, path: Path) -> list[Sample]:
 
 def load_adapted(fmt: str, path: Path) -> Suite:
     """A public benchmark read through its adapter (``--suite FORMAT:PATH``)."""
-    from truepass.suites.adapters import adapters
+    from truepass.families.registry import formats
 
-    known = adapters()
+    known = formats()
     if fmt not in known:
         raise SuiteError(f"unknown format '{fmt}' (known: {', '.join(sorted(known))})")
     if not path.exists():
         raise SuiteError(f"no such {fmt} file or directory", location=str(path))
-    samples, source = known[fmt](path)
+    samples, source = known[fmt].read(path)
     if not samples:
         raise SuiteError(f"no samples found in this {fmt} data", location=str(path))
     return Suite(

@@ -9,6 +9,7 @@ from pydantic import BaseModel
 
 from truepass.families import registry
 from truepass.families.base import Family
+from truepass.families.registry import DEFAULT as DEFAULT_FAMILY
 
 Sample = BaseModel  # a sample of any family: its family's ``sample_type``
 
@@ -23,7 +24,7 @@ class Suite:
     path: Path
     content_hash: str
     samples: list[Sample] = field(repr=False)
-    family: str = "repair"
+    family: str = DEFAULT_FAMILY
 
     @property
     def family_type(self) -> type[Family]:

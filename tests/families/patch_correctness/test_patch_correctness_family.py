@@ -16,12 +16,12 @@ from typer.testing import CliRunner
 
 from truepass.answers import Answer, Label
 from truepass.cli import app
+from truepass.families.patch_correctness.builder import build, patched_key, sample_key
 from truepass.families.patch_correctness.family import PatchCorrectnessFamily
 from truepass.families.patch_correctness.model import choose, read_label
 from truepass.families.patch_correctness.schema import PatchCorrectnessSample
 from truepass.judged import JudgeConfig, SampleCheck
 from truepass.records import AttemptRecord, read_results
-from truepass.suites.builders.patch_correctness import build, patched_key, sample_key
 from truepass.suites.loader import load_suite
 from truepass.vocabulary import FAKE_FIX_FLAGS, Verdict
 
@@ -362,7 +362,7 @@ QUIXBUGS = Path(__file__).parents[4] / "shared" / "benchmarks" / "quixbugs-pytho
 
 @pytest.mark.skipif(not QUIXBUGS.is_dir(), reason="QuixBugs is not in the shared benchmarks")
 def test_a_run_on_a_public_benchmark_finds_its_suite_through_the_adapter(tmp_path: Path) -> None:
-    from truepass.suites.builders.patch_correctness import _suite_of
+    from truepass.families.patch_correctness.builder import _suite_of
 
     suite = load_suite(f"quixbugs:{QUIXBUGS}")
     (tmp_path / "manifest.json").write_text(json.dumps({"suite": {

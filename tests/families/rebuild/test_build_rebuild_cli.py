@@ -1,4 +1,4 @@
-"""``truepass build-rebuild`` (truepass.cli.build_rebuild) on the real rev and tac."""
+"""``truepass build-rebuild`` (truepass.families.rebuild.cli) on the real rev and tac."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ import pytest
 import typer
 from typer.testing import CliRunner
 
-from truepass.cli.build_rebuild import build_rebuild_cmd
 from truepass.families.rebuild import sources
+from truepass.families.rebuild.cli import build_rebuild_cmd
 from truepass.families.rebuild.schema import RebuildSample
 
 app = typer.Typer(add_completion=False)

@@ -10,7 +10,7 @@ from pathlib import Path
 from fake_openai import FakeOpenAI, Step, fake_model_options, ok
 from rebuild_tasks import PYTHON_COMPILE, PYTHON_REV, needs_rev, rev_task
 
-from truepass.agents.trajectory import Trajectory
+from truepass.agentic.trajectory import Trajectory
 from truepass.judged import JudgeConfig
 from truepass.runner import run
 from truepass.sandbox import Limits

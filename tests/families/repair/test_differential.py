@@ -17,15 +17,15 @@ import pytest
 
 from truepass.answers import Answer
 from truepass.families.repair import differential
+from truepass.families.repair.adapters.swebench import load_swebench
 from truepass.families.repair.judge import check_sample, judge
+from truepass.families.repair.patching import apply_to_sample
 from truepass.families.repair.probecompare import Case, judge_case, plain_close, same_outcome
 from truepass.families.repair.probetargets import find_targets, shadow_source
 from truepass.families.repair.schema import RepairSample
 from truepass.judged import JudgeConfig
-from truepass.patches.apply import apply_to_sample
 from truepass.records import is_correct
 from truepass.sandbox import Limits
-from truepass.suites.adapters.swebench import load_swebench
 from truepass.vocabulary import DIFFERS_FROM_REFERENCE, FAKE_FIX_FLAGS, FLAG_MEANING, Verdict
 
 CONFIG = JudgeConfig(limits=Limits(timeout_s=60), reruns=0)
@@ -331,11 +331,11 @@ def test_inputs_the_reference_cannot_take_are_dropped() -> None:
 def _probe_inputs():  # the sandbox-side module, loaded here on our own values only
     import importlib.util
 
-    from truepass.families.repair import testrun
-    from truepass.harden import inputs, invariants, values
+    from truepass.families.repair import differential
+    from truepass.pycode import inputs, invariants, values
     from truepass.sandbox import plainvalues
 
-    path = testrun.harness_dir() / "_truepass_probe_inputs.py"
+    path = differential.probe_harness_dir() / "_truepass_probe_inputs.py"
     spec = importlib.util.spec_from_file_location("_truepass_probe_inputs", path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)

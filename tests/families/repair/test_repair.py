@@ -11,9 +11,9 @@ from truepass.errors import SandboxError
 from truepass.families.repair.checks import RepairCheck
 from truepass.families.repair.judge import check_sample, judge
 from truepass.families.repair.schema import RepairSample
-from truepass.families.repair.testrun import TestRun
 from truepass.judged import JudgeConfig, Judged
 from truepass.sandbox import Limits
+from truepass.sandbox.testrun import TestRun
 from truepass.vocabulary import PASSES_VISIBLE, Verdict
 
 CONFIG = JudgeConfig(limits=Limits(timeout_s=20), reruns=0)

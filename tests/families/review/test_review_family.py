@@ -19,10 +19,10 @@ from truepass.errors import SuiteError
 from truepass.families import registry
 from truepass.families.review.family import ReviewFamily
 from truepass.families.review.model import read_decision
+from truepass.families.review.prompts import Shown, build_review_messages
 from truepass.families.review.schema import ReviewSample
 from truepass.judged import JudgeConfig, SampleCheck
 from truepass.prompts.guard import PromptLeakError, check_no_leaks
-from truepass.prompts.review import Shown, build_review_messages
 from truepass.records import AttemptRecord
 from truepass.suites.loader import bundled_suites, load_suite
 from truepass.vocabulary import Verdict

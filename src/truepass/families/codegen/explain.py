@@ -20,9 +20,9 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from truepass.errors import InputError
+from truepass.families.codegen.prompts import build_explain_messages
 from truepass.families.codegen.schema import CodegenSample
 from truepass.models.base import Completion, GenerationParams, Model, ModelError, ModelUnavailable
-from truepass.prompts.codegen import build_explain_messages
 from truepass.suites.suite import Suite
 from truepass.usage import Usage
 

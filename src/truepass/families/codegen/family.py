@@ -13,9 +13,10 @@ from truepass.judged import JudgeConfig, Judged, SampleCheck
 from truepass.vocabulary import AnswerKind
 
 if TYPE_CHECKING:
+    from truepass.families.formats import SuiteFormat
     from truepass.sandbox.pool import ExecPool
     from truepass.solvers.base import SolveContext
-    from truepass.solvers.llm import LLMSolver
+    from truepass.solvers.capabilities import ModelAsker
 
 
 class CodegenFamily(Family):
@@ -28,6 +29,12 @@ class CodegenFamily(Family):
     answer_kinds = frozenset({AnswerKind.FILES})
     prompt_variants = ("code-only",)
     context_types = ("bare", "explained")
+
+    @classmethod
+    def suite_formats(cls) -> tuple[SuiteFormat, ...]:
+        from truepass.families.codegen.adapters import FORMATS
+
+        return FORMATS
 
     def __init__(self, workers: int = 2) -> None:
         super().__init__(workers)
@@ -82,7 +89,7 @@ class CodegenFamily(Family):
         )
 
     def ask_model(
-        self, solver: LLMSolver, sample: Any, attempt: int, ctx: SolveContext
+        self, solver: ModelAsker, sample: Any, attempt: int, ctx: SolveContext
     ) -> Answer | None:
         from truepass.families.codegen.model import ask_for_code
 

@@ -17,17 +17,16 @@ from typing import TYPE_CHECKING, Any
 
 from truepass.answers import Answer
 from truepass.errors import InputError
+from truepass.families.codegen.prompts import CodegenDemo, build_codegen_messages
 from truepass.families.codegen.schema import SOLUTION_FILE, CodegenSample
 from truepass.patches.extract import extract_code
-from truepass.prompts.codegen import CodegenDemo, build_codegen_messages
 from truepass.prompts.retrieval import Candidate, pool_retriever
 from truepass.solvers.llm import round_record
 from truepass.usage import Usage
 
 if TYPE_CHECKING:
-    from truepass.families.codegen.family import CodegenFamily
     from truepass.solvers.base import SolveContext
-    from truepass.solvers.llm import LLMSolver
+    from truepass.solvers.capabilities import ModelAsker, Prompted
 
 BARE, EXPLAINED = "bare", "explained"
 CONTEXT_TYPES = (BARE, EXPLAINED)
@@ -48,7 +47,7 @@ def _solution(sample: CodegenSample) -> str:
 
 
 def demonstrations(
-    family: CodegenFamily,
+    family: Prompted,
     sample: CodegenSample,
     k: int,
     context: str,
@@ -88,8 +87,8 @@ def demonstrations(
 
 
 def ask_for_code(
-    family: CodegenFamily,
-    solver: LLMSolver,
+    family: Prompted,
+    solver: ModelAsker,
     sample: CodegenSample,
     attempt: int,
     ctx: SolveContext,

@@ -20,7 +20,7 @@ from truepass.families.patch_correctness.schema import LABELS, PatchCorrectnessS
 if TYPE_CHECKING:
     from truepass.answers import Answer
     from truepass.solvers.base import SolveContext
-    from truepass.solvers.llm import LLMSolver
+    from truepass.solvers.capabilities import ModelAsker
 
 
 class PatchCorrectnessFamily(LabelFamily):
@@ -58,7 +58,7 @@ class PatchCorrectnessFamily(LabelFamily):
         )
 
     def ask_model(
-        self, solver: LLMSolver, sample: Any, attempt: int, ctx: SolveContext
+        self, solver: ModelAsker, sample: Any, attempt: int, ctx: SolveContext
     ) -> Answer | None:
         from truepass.families.patch_correctness.model import ask_for_label
 

@@ -8,16 +8,15 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from truepass.answers import Answer, Label
+from truepass.families.patch_correctness.prompts import build_patch_correctness_messages
 from truepass.families.patch_correctness.schema import PatchCorrectnessSample
-from truepass.prompts.patch_correctness import build_patch_correctness_messages
 from truepass.prompts.retrieval import Candidate, Retriever, pool_retriever
 from truepass.solvers.llm import round_record
 from truepass.usage import Usage
 
 if TYPE_CHECKING:
-    from truepass.families.patch_correctness.family import PatchCorrectnessFamily
     from truepass.solvers.base import SolveContext
-    from truepass.solvers.llm import LLMSolver
+    from truepass.solvers.capabilities import ModelAsker, Prompted
 
 
 _WORD = r"(?P<word>correct|overfit\w*)"
@@ -105,8 +104,8 @@ def choose(
 
 
 def ask_for_label(
-    family: PatchCorrectnessFamily,
-    solver: LLMSolver,
+    family: Prompted,
+    solver: ModelAsker,
     sample: PatchCorrectnessSample,
     attempt: int,
     ctx: SolveContext,

@@ -7,7 +7,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from truepass.suites.fields import Leakage, Timestamp, check_relative_path
+from truepass.paths import check_relative_path
+from truepass.suites.fields import Leakage, Timestamp
 
 LABELS = ("correct", "overfitting")
 """The two labels; ``overfitting``, the second, is the positive class of the metrics."""

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from truepass.agents.task import AgentTask, is_cache_path
+from truepass.agentic.task import AgentTask, is_cache_path
 from truepass.answers import Answer
 from truepass.families.rebuild.gold import GOLD_DIR, documentation, exec_only_copy, masks
 from truepass.families.rebuild.judge import COMPILE_SCRIPT

@@ -7,14 +7,14 @@ from collections import defaultdict
 from typing import TYPE_CHECKING, Any
 
 from truepass.answers import Answer
-from truepass.families.base import Family, interval
+from truepass.families.base import AnswerKey, Family, interval
 from truepass.families.rebuild.schema import RebuildSample
 from truepass.judged import JudgeConfig, Judged, SampleCheck, SampleHealth
 from truepass.records import is_correct
 from truepass.vocabulary import AnswerKind, CheckStatus, Verdict, counted
 
 if TYPE_CHECKING:
-    from truepass.agents.task import AgentTask
+    from truepass.agentic.task import AgentTask
     from truepass.records import AttemptRecord
 
 ALMOST = 0.95
@@ -101,6 +101,11 @@ class RebuildFamily(Family):
         """A program that prints nothing and exits 0 (``noop``): it must score zero."""
         return Answer(files={"compile.sh": NOOP_SCRIPT.format(program=sample.program)})
 
+    def answer_key(self, sample: Any) -> AnswerKey:
+        """Nothing: the agent's workspace holds only what it may see (the execute-only program
+        and its documentation); the hidden tests never enter it."""
+        return AnswerKey()
+
     def agent_task(self, sample: Any) -> AgentTask | None:
         from truepass.families.rebuild.agent import rebuild_agent_task
 
@@ -115,7 +120,7 @@ class RebuildFamily(Family):
         structure of the submissions beside the originals'."""
         rows = [r for r in records if counted(r.verdict)]
         if not rows:
-            return super().metrics(records)
+            return {}
         rates = [float(r.scores.get("pass_rate", 0.0)) for r in rows]
         out: dict[str, float] = {
             "pass_rate": round(sum(rates) / len(rates), 4),
@@ -142,4 +147,4 @@ class RebuildFamily(Family):
             originals = [r.scores[f"original_{key}"] for r in rows if f"original_{key}" in r.scores]
             if originals:
                 out[f"original_{key}"] = round(sum(originals) / len(originals), 2)
-        return {**out, **super().metrics(records)}
+        return out

@@ -23,10 +23,10 @@ from truepass.families.rebuild.gold import GOLD_DIR, TRIPWIRE_MARK, installed_pa
 from truepass.families.rebuild.sandboxed import harness_binds, run_tests
 from truepass.families.rebuild.schema import RebuildSample
 from truepass.families.rebuild.submission import describe, submission_files
-from truepass.families.repair.testrun import TestRun
 from truepass.judged import FlagDetail, JudgeConfig, Judged, PhaseResult, SampleCheck
 from truepass.sandbox import Limits
 from truepass.sandbox.session import SandboxSession, WorkspaceError
+from truepass.sandbox.testrun import TestRun
 from truepass.vocabulary import Verdict
 
 COMPILE_SCRIPT = "compile.sh"

@@ -15,8 +15,8 @@ from pathlib import Path
 from truepass.errors import SandboxError
 from truepass.families.rebuild.emit import Case
 from truepass.families.rebuild.harness._truepass_rebuild import Run
-from truepass.families.repair.testrun import HARNESS_MOUNT, TestRun, harness_dir, parse_run
 from truepass.sandbox.session import SandboxSession
+from truepass.sandbox.testrun import HARNESS_MOUNT, TestRun, harness_dir, parse_run
 
 REBUILD_HARNESS_MOUNT = "/opt/truepass-rebuild"
 MAX_TEST_SESSION_S = 3600.0

@@ -15,7 +15,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from truepass.suites.fields import Leakage, check_relative_path
+from truepass.paths import check_relative_path
+from truepass.suites.fields import Leakage
 
 PROGRAM_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._+-]*$")
 TEST_ID = re.compile(r"^[A-Za-z0-9_./-]+\.py::[A-Za-z_][A-Za-z0-9_]*$")

@@ -13,7 +13,7 @@ from __future__ import annotations
 import shlex
 from pathlib import Path
 
-from truepass.agents.task import AgentTask
+from truepass.agentic.task import AgentTask
 from truepass.families.repair.javarun import JUNIT_JARS, junit_test_classes
 from truepass.families.repair.schema import RepairSample
 from truepass.families.repair.testrun import is_pytest_command

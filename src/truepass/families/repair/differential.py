@@ -19,23 +19,19 @@ import time
 from collections import Counter
 from dataclasses import dataclass, field
 from importlib import resources
+from pathlib import Path
 
 from truepass.answers import Answer
 from truepass.errors import PatchError, SandboxError
+from truepass.families.repair.patching import apply_to_sample
 from truepass.families.repair.probecompare import Case, Verdicts, judge_case
 from truepass.families.repair.probetargets import Target, find_targets, shadow_source
 from truepass.families.repair.schema import RepairSample, is_test_or_runner_file
-from truepass.families.repair.testrun import (
-    HARNESS_MOUNT,
-    build_argv,
-    channel_events,
-    harness_dir,
-    is_pytest_command,
-)
+from truepass.families.repair.testrun import build_argv, is_pytest_command
 from truepass.judged import FlagDetail, JudgeConfig, Judged
-from truepass.patches.apply import apply_to_sample
 from truepass.sandbox import Limits, SandboxResult, run_sandboxed, testpool
 from truepass.sandbox.execution import sandbox_env
+from truepass.sandbox.testrun import HARNESS_MOUNT, channel_events
 from truepass.vocabulary import DIFFERS_FROM_REFERENCE, Verdict
 
 log = logging.getLogger(__name__)
@@ -44,7 +40,7 @@ PROBE_DIR = ".truepass_probe"
 PLUGIN = "_truepass_probe"
 CHECKED = frozenset({Verdict.CORRECT, Verdict.PLAUSIBLE})
 """Verdicts of attempts the check runs on: those that pass every test they are given."""
-_LIB_FILES = ("harden/inputs.py", "harden/invariants.py", "harden/values.py", "suites/literals.py",
+_LIB_FILES = ("pycode/inputs.py", "pycode/invariants.py", "pycode/values.py", "suites/literals.py",
               "sandbox/plainvalues.py", "pyast.py")  # fmt: skip
 
 
@@ -109,7 +105,7 @@ def probe_files(
     }
     root = resources.files("truepass")
     files = {f"{PROBE_DIR}/config.json": json.dumps(config)}
-    for pkg in ("", "harden/", "suites/", "sandbox/"):
+    for pkg in ("", "pycode/", "suites/", "sandbox/"):
         files[f"{PROBE_DIR}/lib/truepass/{pkg}__init__.py"] = ""
     for rel in _LIB_FILES:
         files[f"{PROBE_DIR}/lib/truepass/{rel}"] = (root / rel).read_text(encoding="utf-8")
@@ -160,12 +156,18 @@ def check(
     return outcome
 
 
+def probe_harness_dir() -> Path:
+    """Host directory of the probe's in-sandbox plugin (``harness/_truepass_probe*.py``,
+    standard library and pytest only), bound where the reporter's directory is for test runs."""
+    return Path(str(resources.files("truepass.families.repair") / "harness"))
+
+
 def _run(
     argv: list[str], files: dict[str, str], limits: Limits, env: dict[str, str]
 ) -> SandboxResult:
     """The probe's pytest run: on a warm worker of its own pool where test runs are warm
     (:mod:`truepass.sandbox.testpool`), else cold, as the judge's test runs are."""
-    binds = {str(harness_dir()): HARNESS_MOUNT}
+    binds = {str(probe_harness_dir()): HARNESS_MOUNT}
     if testpool.warm_wanted(None):
         key = testpool.PoolKey(limits=testpool.pool_limits(limits), ro_binds=tuple(binds.items()),
                                pythonpath=HARNESS_MOUNT, plugins=(PLUGIN,))  # fmt: skip

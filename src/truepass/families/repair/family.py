@@ -3,20 +3,24 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from truepass.answers import Answer
 from truepass.families.base import AnswerKey, Family
 from truepass.families.repair.checks import RepairCheck
 from truepass.families.repair.schema import RepairSample
+from truepass.families.repair.workflow.judging import candidate_metrics, judge_candidates
 from truepass.judged import JudgeConfig, Judged, SampleCheck, SampleHealth
 from truepass.vocabulary import PASSES_VISIBLE, AnswerKind, CheckStatus, Verdict
 
 if TYPE_CHECKING:
-    from truepass.agents.task import AgentTask
+    from truepass.agentic.task import AgentTask
+    from truepass.families.formats import SuiteFormat
+    from truepass.patches.apply import AppliedPatch
+    from truepass.records import AttemptRecord
     from truepass.solvers.base import SolveContext
-    from truepass.solvers.llm import LLMSolver
+    from truepass.solvers.capabilities import ModelAsker
 
 MIN_LINE_CHARS = 12
 """A line of the answer key shorter than this may occur in a prompt by chance."""
@@ -37,6 +41,20 @@ class RepairFamily(Family):
     check_type = RepairCheck
     answer_kinds = frozenset({AnswerKind.PATCH, AnswerKind.FILES})
     prompt_variants = ("code-only", "description", "feedback", "root-cause")
+    context_types = ()
+    main_metrics = ()
+
+    @classmethod
+    def suite_formats(cls) -> tuple[SuiteFormat, ...]:
+        from truepass.families.repair.adapters import FORMATS
+
+        return FORMATS
+
+    @classmethod
+    def transforms(cls) -> dict[str, Callable[[Any], Any]]:
+        from truepass.families.repair.transforms import transform_suite
+
+        return {"obfuscate": lambda suite: transform_suite(suite, "obfuscate")}
 
     def check(self, sample: Any, config: JudgeConfig) -> SampleCheck:
         from truepass.families.repair.judge import check_sample
@@ -50,8 +68,21 @@ class RepairFamily(Family):
 
         judged = judge(sample, answer, check, config)  # type: ignore[arg-type]
         judged.sandbox_tier = judged.sandbox_tier or check.tier
-        self.judge_candidates(sample, answer, check, config, judged)
+        judge_candidates(self, sample, answer, check, config, judged)
         return judged
+
+    def metrics(self, records: list[AttemptRecord]) -> dict[str, float]:
+        """The candidate metrics of solvers that choose among candidates (``workflow:MODEL``:
+        ``candidates_selection_accuracy``, ...; none for other solvers)."""
+        return candidate_metrics(records)
+
+    def code_files(self, sample: Any) -> dict[str, str]:
+        return dict(sample.files)
+
+    def apply_patch(self, sample: Any, answer: Answer) -> AppliedPatch:
+        from truepass.families.repair.patching import apply_to_sample
+
+        return apply_to_sample(sample, answer)
 
     def reference_answer(self, sample: Any) -> Answer:
         return Answer(diff=sample.fix, patch_id="reference-fix")
@@ -112,7 +143,7 @@ class RepairFamily(Family):
         )
 
     def ask_model(
-        self, solver: LLMSolver, sample: Any, attempt: int, ctx: SolveContext
+        self, solver: ModelAsker, sample: Any, attempt: int, ctx: SolveContext
     ) -> Answer | None:
         from truepass.families.repair.model import ask_for_patch
 

@@ -39,9 +39,9 @@ from importlib import resources
 from pathlib import Path, PurePosixPath
 
 from truepass.errors import SandboxError
-from truepass.families.repair.testrun import TestRun, parse_run
 from truepass.paths import user_cache_dir
 from truepass.sandbox import Limits, run_sandboxed
+from truepass.sandbox.testrun import TestRun, parse_run
 
 log = logging.getLogger(__name__)
 

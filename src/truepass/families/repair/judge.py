@@ -17,15 +17,16 @@ from truepass.errors import PatchError, SandboxError
 from truepass.families.repair import differential, selection
 from truepass.families.repair.checks import RepairCheck
 from truepass.families.repair.fakefix import detect_fake_fix
+from truepass.families.repair.patching import apply_to_sample
 from truepass.families.repair.runners import runner_for
 from truepass.families.repair.schema import RepairSample
 from truepass.families.repair.testids import resolve_expected
-from truepass.families.repair.testrun import TestRun
 from truepass.judged import FlagDetail, JudgeConfig, Judged, PhaseResult
 from truepass.metrics.localisation import localisation
 from truepass.metrics.quality import quality_delta
 from truepass.metrics.root_cause import NamedCause, named_cause
-from truepass.patches.apply import AppliedPatch, apply_to_sample
+from truepass.patches.apply import AppliedPatch
+from truepass.sandbox.testrun import TestRun
 from truepass.vocabulary import PASSES_VISIBLE, CheckStatus, Verdict
 
 

@@ -7,18 +7,19 @@ from typing import TYPE_CHECKING
 
 from truepass.answers import Answer
 from truepass.errors import PatchError
+from truepass.families.repair.context import truncate_middle
 from truepass.families.repair.judge import RepairCheck, phase_result
+from truepass.families.repair.parse import parse_response
+from truepass.families.repair.patching import apply_to_sample
+from truepass.families.repair.prompts import build_repair_messages
 from truepass.families.repair.runners import runner_for
 from truepass.families.repair.schema import RepairSample
-from truepass.patches.apply import apply_to_sample
-from truepass.patches.parse import parse_response
-from truepass.prompts import build_repair_messages, truncate_middle
 from truepass.solvers.llm import round_record
 from truepass.usage import Usage
 
 if TYPE_CHECKING:
     from truepass.solvers.base import SolveContext
-    from truepass.solvers.llm import LLMSolver
+    from truepass.solvers.capabilities import ModelAsker
 
 PROMPT_MARGIN = 64  # tokens kept free besides the completion budget
 MAX_PROMPT_TOKENS = 6000
@@ -26,7 +27,7 @@ FEEDBACK_TOKENS = 800
 
 
 def ask_for_patch(
-    solver: LLMSolver, sample: RepairSample, attempt: int, ctx: SolveContext
+    solver: ModelAsker, sample: RepairSample, attempt: int, ctx: SolveContext
 ) -> Answer:
     """One attempt: prompt, parse, and for ``feedback`` test and retry up to ``rounds``."""
     o, model = solver.options, solver.model
@@ -81,7 +82,7 @@ def ask_for_patch(
 
 
 def _feedback(
-    solver: LLMSolver, sample: RepairSample, answer: Answer | None, detail: str, ctx: SolveContext
+    solver: ModelAsker, sample: RepairSample, answer: Answer | None, detail: str, ctx: SolveContext
 ) -> str | None:
     """What goes back to the model after a round, or None when the visible tests pass."""
     if answer is None:

@@ -2,7 +2,7 @@
 
 A runner lays out the code and the pristine tests in a fresh sandboxed workspace, runs them and
 reads per-test outcomes from the harness's own result channel (never from the candidate's
-output) into a :class:`~truepass.families.repair.testrun.TestRun`. The judge, the verdicts and
+output) into a :class:`~truepass.sandbox.testrun.TestRun`. The judge, the verdicts and
 everything above them only see that :class:`TestRun`: a second language is a runner here and a
 parser of its results, nothing more (docs/architecture.md).
 """
@@ -13,8 +13,9 @@ from typing import Protocol
 
 from truepass.families.repair.javarun import JUnitRunner
 from truepass.families.repair.schema import RepairSample
-from truepass.families.repair.testrun import TestRun, is_pytest_command, run_tests
+from truepass.families.repair.testrun import is_pytest_command, run_tests
 from truepass.sandbox.models import Limits
+from truepass.sandbox.testrun import TestRun
 
 
 class TestRunner(Protocol):

@@ -8,7 +8,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from truepass.suites.fields import Leakage, check_relative_path
+from truepass.paths import check_relative_path
+from truepass.suites.fields import Leakage
 
 # Files a patch must never add or change: they steer the test runner, not the code under test.
 RUNNER_CONFIG_NAMES = frozenset(

@@ -34,8 +34,8 @@ from truepass.patches.apply import changed_lines
 if TYPE_CHECKING:
     from truepass.families.repair.checks import RepairCheck
     from truepass.families.repair.schema import RepairSample
-    from truepass.families.repair.testrun import TestRun
     from truepass.judged import PhaseResult
+    from truepass.sandbox.testrun import TestRun
 
 MAX_SELECT_BYTES = 100_000  # the ids travel in one environment variable (Linux caps it at 128 KiB)
 MODULE = "<module>"  # owner of module- and class-level statements

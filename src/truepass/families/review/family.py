@@ -20,8 +20,9 @@ from truepass.families.review.schema import DECISIONS, ReviewSample
 
 if TYPE_CHECKING:
     from truepass.answers import Answer
+    from truepass.families.formats import SuiteFormat
     from truepass.solvers.base import SolveContext
-    from truepass.solvers.llm import LLMSolver
+    from truepass.solvers.capabilities import ModelAsker
 
 MIN_LEAK_CHARS = 20
 """A turn shorter than this ("LGTM, thanks!") may occur in a prompt by chance."""
@@ -37,6 +38,12 @@ class ReviewFamily(LabelFamily):
     gold_source = "the review ended in"
     prompt_variants = ("code-only",)
     context_types = ("dialogue", "decision-only")
+
+    @classmethod
+    def suite_formats(cls) -> tuple[SuiteFormat, ...]:
+        from truepass.families.review.adapter import FORMAT
+
+        return (FORMAT,)
 
     def gold(self, sample: Any) -> str:
         return str(sample.decision)
@@ -59,7 +66,7 @@ class ReviewFamily(LabelFamily):
         )  # fmt: skip
 
     def ask_model(
-        self, solver: LLMSolver, sample: Any, attempt: int, ctx: SolveContext
+        self, solver: ModelAsker, sample: Any, attempt: int, ctx: SolveContext
     ) -> Answer | None:
         from truepass.families.review.model import ask_for_decision
 

@@ -8,16 +8,15 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from truepass.answers import Answer, Label
+from truepass.families.review.prompts import Shown, build_review_messages
 from truepass.families.review.schema import ReviewSample
 from truepass.prompts.retrieval import Candidate, Retriever, body_hash, pool_retriever
-from truepass.prompts.review import Shown, build_review_messages
 from truepass.solvers.llm import round_record
 from truepass.usage import Usage
 
 if TYPE_CHECKING:
-    from truepass.families.review.family import ReviewFamily
     from truepass.solvers.base import SolveContext
-    from truepass.solvers.llm import LLMSolver
+    from truepass.solvers.capabilities import ModelAsker, Prompted
 
 _DECISION_LINE = re.compile(r"^[\W_]*decision[\W_]*:(.*)$", re.I)
 _RATIONALE = re.compile(r"^[\W_]*(rationale|reason(ing)?)[\W_]*:\s*", re.I)
@@ -75,8 +74,8 @@ def _shown(demo: ReviewSample, context: str) -> Shown:
 
 
 def ask_for_decision(
-    family: ReviewFamily,
-    solver: LLMSolver,
+    family: Prompted,
+    solver: ModelAsker,
     sample: ReviewSample,
     attempt: int,
     ctx: SolveContext,

@@ -12,7 +12,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from truepass.suites.fields import Leakage, Timestamp, aware, check_relative_path
+from truepass.paths import check_relative_path
+from truepass.suites.fields import Leakage, Timestamp, aware
 
 ID_PATTERN = r"^[A-Za-z0-9_][A-Za-z0-9._/:@+#-]*$"
 DECISIONS = ("accept", "reject")

@@ -18,7 +18,7 @@ from truepass.vocabulary import AnswerKind, CheckStatus, Verdict
 if TYPE_CHECKING:
     from truepass.records import AttemptRecord
     from truepass.solvers.base import SolveContext
-    from truepass.solvers.llm import LLMSolver
+    from truepass.solvers.capabilities import ModelAsker
 
 MIN_LEAK_CHARS = 12
 """A reference summary shorter than this ("Return x.") may occur in a prompt by chance."""
@@ -91,7 +91,7 @@ class SummarizeFamily(Family):
         return out
 
     def ask_model(
-        self, solver: LLMSolver, sample: Any, attempt: int, ctx: SolveContext
+        self, solver: ModelAsker, sample: Any, attempt: int, ctx: SolveContext
     ) -> Answer | None:
         from truepass.families.summarize.model import ask_for_summary
 

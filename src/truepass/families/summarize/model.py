@@ -8,16 +8,15 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from truepass.answers import Answer
+from truepass.families.summarize.prompts import build_summarize_messages
 from truepass.families.summarize.schema import SummarizeSample
 from truepass.prompts.retrieval import Candidate, Retriever, pool_retriever
-from truepass.prompts.summarize import build_summarize_messages
 from truepass.solvers.llm import round_record
 from truepass.usage import Usage
 
 if TYPE_CHECKING:
-    from truepass.families.summarize.family import SummarizeFamily
     from truepass.solvers.base import SolveContext
-    from truepass.solvers.llm import LLMSolver
+    from truepass.solvers.capabilities import ModelAsker, Prompted
 
 _FENCE = re.compile(r"^```\w*\s*$")
 
@@ -54,8 +53,8 @@ def read_summary(text: str) -> tuple[str | None, str, str]:
 
 
 def ask_for_summary(
-    family: SummarizeFamily,
-    solver: LLMSolver,
+    family: Prompted,
+    solver: ModelAsker,
     sample: SummarizeSample,
     attempt: int,
     ctx: SolveContext,

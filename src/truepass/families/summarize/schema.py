@@ -15,7 +15,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from truepass.suites.fields import Leakage, Timestamp, aware, check_relative_path
+from truepass.paths import check_relative_path
+from truepass.suites.fields import Leakage, Timestamp, aware
 
 ID_PATTERN = r"^[A-Za-z0-9_][A-Za-z0-9._/:@+-]*$"
 """Sample ids: ``PROJECT/path::Class.function`` (``@2`` for a second definition of one name)."""

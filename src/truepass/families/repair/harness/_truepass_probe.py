@@ -89,7 +89,7 @@ def load_environment() -> None:
     lib = os.path.join(where, "lib")
     sys.path.insert(0, lib)
     try:
-        from truepass.harden import inputs, invariants, values  # the shipped copy (stdlib only)
+        from truepass.pycode import inputs, invariants, values  # the shipped copy (stdlib only)
         from truepass.sandbox import plainvalues
     finally:
         sys.path.remove(lib)

@@ -1,0 +1,51 @@
+"""What a family may do beyond its core (:class:`~truepass.families.base.Family`: schema, judge,
+reference and null answers), each a small protocol it declares by having its members.
+
+The summary, the report and the builders ask ``isinstance(family, Measured)`` ("can you?") and
+never read a default: a family that does not declare a capability does not have it. What solvers
+ask of a family (prompts, agent tasks) is :mod:`truepass.solvers.capabilities`.
+
+- :class:`Measured`: metrics its summary adds per solver, and which of them the report charts;
+- :class:`Patched`: its answers are patches to its samples' code (repair), which other families
+  can build on (patch-correctness samples from repair runs).
+
+Health checks beyond the reference and null answers are :meth:`Family.more_health`; candidate
+judging is the judge's own business (repair's ``workflow/judging.py``).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol, runtime_checkable
+
+if TYPE_CHECKING:
+    from truepass.answers import Answer
+    from truepass.patches.apply import AppliedPatch
+    from truepass.records import AttemptRecord
+
+
+@runtime_checkable
+class Measured(Protocol):
+    """A family whose summary adds metrics of its own (``metrics`` in summary.json)."""
+
+    main_metrics: ClassVar[tuple[str, ...]]
+    """Keys of :meth:`metrics` the report charts against k (``--shots`` sweeps), in this order;
+    empty: the correct rate."""
+
+    def metrics(self, records: list[AttemptRecord]) -> dict[str, float]:
+        """Metrics per solver, e.g. text or classification scores; verdict rates, pass@k and
+        the process metrics of solvers that act are computed for every family."""
+        ...
+
+
+@runtime_checkable
+class Patched(Protocol):
+    """A family whose answers are patches to its samples' code."""
+
+    def code_files(self, sample: Any) -> dict[str, str]:
+        """The sample's code as a patch finds it (path -> text; its tests aside)."""
+        ...
+
+    def apply_patch(self, sample: Any, answer: Answer) -> AppliedPatch:
+        """``answer`` applied to the sample's code; edits to its tests are dropped
+        (:class:`~truepass.errors.PatchError` when it does not apply)."""
+        ...

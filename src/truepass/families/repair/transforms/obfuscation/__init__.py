@@ -1,0 +1,3 @@
+"""Implementation of :mod:`truepass.families.repair.transforms.obfuscate`: analysis (``collect``,
+``plan``) and rewrite (``rewrite``) over a shared model (``facts``).
+"""
