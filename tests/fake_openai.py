@@ -18,6 +18,9 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
+from truepass.families.repair.solvers import WORKFLOW
+from truepass.solvers.kinds.agent import AGENT
+from truepass.solvers.registry import SolverOptions
 from truepass.solvers.settings import LLMOptions
 
 
@@ -192,11 +195,29 @@ def fault(kind: str) -> Step:
 
 def fake_model_options(
     tmp_path: Path, model: str, model_settings: dict[str, Any] | None = None, **kw: Any
-) -> LLMOptions:
-    """Model options for ``model`` served here: a private response cache, fast retries
-    (``model_settings``: more ``[models."MODEL"]`` keys), and ``kw`` for the rest."""
+) -> SolverOptions:
+    """Solver options for ``model`` served here: a private response cache, fast retries
+    (``model_settings``: more ``[models."MODEL"]`` keys), and ``kw`` for the rest (the agent's
+    and the workflow's fields go to their kinds' options, see :func:`solver_options`)."""
     cfg = tmp_path / "models.toml"
     extra = "".join(f"{k} = {v}\n" for k, v in (model_settings or {}).items())
     cfg.write_text(f'[models."{model}"]\nmax_retries = 1\nbackoff_base_s = 0.01\n'
                    f"backoff_max_s = 0.02\ntimeout_s = 10\n{extra}")  # fmt: skip
-    return LLMOptions(cache_path=tmp_path / "cache.sqlite", model_config=cfg, **kw)
+    return solver_options(cache_path=tmp_path / "cache.sqlite", model_config=cfg, **kw)
+
+
+def solver_options(**kw: Any) -> SolverOptions:
+    """:class:`SolverOptions` from flat keywords: a field of the agent's or the workflow's
+    options model goes to that kind, the rest to the shared :class:`LLMOptions`."""
+    own: dict[str, dict[str, Any]] = {}
+    for kind in (AGENT, WORKFLOW):
+        assert kind.options is not None
+        fields = {k: kw.pop(k) for k in list(kw) if k in kind.options.model_fields}
+        if fields:
+            own[kind.name] = fields
+    kinds = {
+        kind.name: kind.options(**own[kind.name])
+        for kind in (AGENT, WORKFLOW)
+        if kind.name in own and kind.options is not None
+    }
+    return SolverOptions(models=LLMOptions(**kw), kinds=kinds)

@@ -7,7 +7,7 @@ import pytest
 from factories import FIX, sample_dict, write_suite
 
 from truepass.errors import InputError
-from truepass.solvers.replay import read_patches
+from truepass.solvers.kinds.replay import read_patches
 
 
 def _write(tmp_path: Path, lines: list[object]) -> Path:

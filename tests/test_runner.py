@@ -129,7 +129,7 @@ def test_an_unreachable_model_endpoint_stops_the_run_before_any_sample(
     import socket
 
     from truepass.models.base import ModelUnavailable
-    from truepass.solvers import LLMOptions, make_solvers
+    from truepass.solvers import LLMOptions, SolverOptions, make_solvers
 
     with socket.socket() as s:  # a loopback port nobody listens on
         s.bind(("127.0.0.1", 0))
@@ -137,8 +137,8 @@ def test_an_unreachable_model_endpoint_stops_the_run_before_any_sample(
     monkeypatch.setenv("OPENAI_BASE_URL", f"http://127.0.0.1:{port}/v1")
     monkeypatch.setenv("OPENAI_API_KEY", "k")
     suite = load_suite(_suite(tmp_path, 2))
-    options = LLMOptions(cache_path=tmp_path / "cache.sqlite")
-    solvers = make_solvers(["openai:nobody", "oracle"], llm=options)
+    options = SolverOptions(models=LLMOptions(cache_path=tmp_path / "cache.sqlite"))
+    solvers = make_solvers(["openai:nobody", "oracle"], options=options)
     with pytest.raises(ModelUnavailable, match="cannot reach the endpoint"):
         run(suite, solvers, tmp_path / "run", config=CONFIG, jobs=2, check_cache=False)
     store = sqlite3.connect(tmp_path / "run" / "store.sqlite")

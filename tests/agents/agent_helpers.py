@@ -17,7 +17,7 @@ from truepass.families.repair.schema import RepairSample
 from truepass.judged import JudgeConfig, SampleCheck
 from truepass.runner import RunResult, run
 from truepass.sandbox import Limits
-from truepass.solvers import LLMOptions, make_solvers
+from truepass.solvers import SolverOptions, make_solvers
 from truepass.solvers.base import SolveContext
 from truepass.suites.loader import load_suite
 from truepass.suites.suite import Suite
@@ -73,8 +73,8 @@ def tool(*calls: tuple[str, Any], text: str = "") -> ToolStep:
     return ToolStep("ok", text=text, calls=list(calls))
 
 
-def options(tmp_path: Path, **kw: Any) -> LLMOptions:
-    """Model options of the fake model with a private cache and fast retries."""
+def options(tmp_path: Path, **kw: Any) -> SolverOptions:
+    """Solver options of the fake model with a private cache and fast retries."""
     return fake_model_options(tmp_path, MODEL, **kw)
 
 
@@ -88,7 +88,7 @@ def run_agent(
 ) -> tuple[dict[str, Any], RunResult]:
     """Run ``agent:openai:fake`` on the sample through the runner; its one record and the run."""
     server.script = list(script)
-    solvers = make_solvers([f"agent:{MODEL}"], llm=options(tmp_path, **kw))
+    solvers = make_solvers([f"agent:{MODEL}"], options=options(tmp_path, **kw))
     result = run(suite_of(tmp_path), solvers, tmp_path / out, config=config)
     lines = (tmp_path / out / "results.jsonl").read_text(encoding="utf-8").splitlines()
     assert len(lines) == 1
@@ -98,7 +98,7 @@ def run_agent(
 def solve(tmp_path: Path, server: FakeOpenAI, script: list[Step], **kw: Any) -> Answer:
     """One attempt of the agent solver, not judged."""
     server.script = list(script)
-    (solver,) = make_solvers([f"agent:{MODEL}"], llm=options(tmp_path, **kw))
+    (solver,) = make_solvers([f"agent:{MODEL}"], options=options(tmp_path, **kw))
     s = sample()
     ctx = SolveContext(RepairFamily(), CONFIG, SampleCheck(sample_id=s.id, valid=True))
     answer = solver.solve(s, 0, ctx)

@@ -47,7 +47,7 @@ def test_the_cost_limit_needs_a_price_and_ends_the_attempt(
     tmp_path: Path, server: FakeOpenAI
 ) -> None:
     with pytest.raises(InputError, match="--agent-cost needs the price of openai:fake"):
-        make_solvers(["agent:openai:fake"], llm=options(tmp_path, agent_cost=20.0))
+        make_solvers(["agent:openai:fake"], options=options(tmp_path, agent_cost=20.0))
     # at 1 USD per token a call costs 18 USD: the second one reaches 20
     priced = {"agent_cost": 20.0, "prices": ("openai:fake=1000000,1000000",)}
     answer = solve(tmp_path, server, [bash("ls")] * 5, **priced)
@@ -55,7 +55,7 @@ def test_the_cost_limit_needs_a_price_and_ends_the_attempt(
     assert t.end_reason is EndReason.COST_LIMIT and len(t.steps) == 2
     assert t.metrics.cost_usd == 36.0 and answer.usage is not None
     assert answer.usage.cost_usd == 36.0
-    (solver,) = make_solvers(["agent:openai:fake"], llm=options(tmp_path, **priced))
+    (solver,) = make_solvers(["agent:openai:fake"], options=options(tmp_path, **priced))
     assert solver.name == "agent:openai:fake#text-usd20"
 
 
@@ -132,12 +132,12 @@ def test_a_conversation_that_cannot_fit_ends_with_context_limit(
 
 def test_limits_that_differ_from_the_defaults_are_in_the_solver_name(tmp_path: Path) -> None:
     opts = options(tmp_path, agent_steps=12, agent_time=90.0, agent_tokens=5000, temperature=0.5)
-    (solver,) = make_solvers(["agent:openai:fake"], llm=opts)
+    (solver,) = make_solvers(["agent:openai:fake"], options=opts)
     assert solver.name == "agent:openai:fake#text-s12-t90-tok5000@t0.5"
-    default = make_solvers(["agent:openai:fake"], llm=options(tmp_path))
+    default = make_solvers(["agent:openai:fake"], options=options(tmp_path))
     assert [s.name for s in default] == ["agent:openai:fake#text"]
     with pytest.raises(InputError, match="agent:MODEL"):
-        make_solvers(["agent:nope"], llm=options(tmp_path))
+        make_solvers(["agent:nope"], options=options(tmp_path))
 
 
 def test_a_workspace_that_cannot_be_read_back_is_no_answer(

@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 
 from truepass.agentic.metrics import process_summary
+from truepass.agentic.protocol import AgentProtocol
 from truepass.agentic.task import AgentTask, is_cache_path
 from truepass.agentic.tools import (
-    AgentProtocol,
     RunCommand,
     RunTests,
     Submit,

@@ -199,7 +199,7 @@ def test_a_workspace_holding_the_answer_key_never_reaches_the_model(
     tmp_path: Path, server: FakeOpenAI
 ) -> None:
     server.script = list(FIXING_SCRIPT)
-    (solver,) = make_solvers(["agent:openai:fake"], llm=options(tmp_path))
+    (solver,) = make_solvers(["agent:openai:fake"], options=options(tmp_path))
     s = sample()
     ctx = SolveContext(LeakyRepair(), CONFIG, SampleCheck(sample_id=s.id, valid=True))
     with pytest.raises(PromptLeakError, match=f"hidden test {HIDDEN}"):

@@ -12,7 +12,8 @@ import pytest
 from agent_helpers import CODE, TEST, options, run_agent, solve, tool, trajectory
 from fake_openai import FakeOpenAI
 
-from truepass.agentic.tools import ACTION_TYPES, AgentProtocol, tool_specs
+from truepass.agentic.protocol import AgentProtocol
+from truepass.agentic.tools import ACTION_TYPES, tool_specs
 from truepass.agentic.trajectory import EndReason
 from truepass.errors import InputError
 from truepass.models import GenerationParams, cache_key
@@ -101,7 +102,7 @@ def test_bad_tool_calls_are_told_to_the_agent(tmp_path: Path, server: FakeOpenAI
 
 def test_tools_need_an_endpoint_that_has_them(tmp_path: Path) -> None:
     with pytest.raises(InputError, match="--agent-protocol tools needs an openai: endpoint"):
-        make_solvers(["agent:local:smollm2"], llm=options(tmp_path, **TOOLS))
+        make_solvers(["agent:local:smollm2"], options=options(tmp_path, **TOOLS))
 
 
 def test_the_cache_key_holds_the_tools_and_is_unchanged_without_them() -> None:

@@ -1,5 +1,5 @@
 """One spelling and one meaning per option across commands; the model options reach the command
-as one LLMOptions."""
+as one SolverOptions."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from truepass.cli import app
 from truepass.cli.common import RERUNS_HELP, check_cache_setting
 from truepass.cli.model_options import PROMPT_HELP, model_options
 from truepass.families import registry
-from truepass.solvers import LLMOptions
+from truepass.solvers import LLMOptions, SolverOptions
 
 runner = CliRunner()
 COMMANDS = typer.main.get_command(app).commands  # type: ignore[attr-defined]
@@ -51,7 +51,7 @@ def test_reruns_means_extra_runs_of_a_passing_answer_everywhere() -> None:
 
 def test_prompt_help_lists_every_variant_of_every_family() -> None:
     for name in registry.names():
-        for variant in registry.get(name).prompt_variants:
+        for variant in getattr(registry.get(name), "prompt_variants", ()):
             assert variant in PROMPT_HELP, (name, variant)
     assert _option("run", "--prompt").help == PROMPT_HELP
 
@@ -76,8 +76,8 @@ def _capture() -> tuple[typer.Typer, list[LLMOptions]]:
 
     @probe.command()
     @model_options
-    def go(name: str = "x", *, llm: LLMOptions) -> None:
-        seen.append(llm)
+    def go(name: str = "x", *, options: SolverOptions) -> None:
+        seen.append(options.models)
 
     return probe, seen
 
@@ -102,8 +102,8 @@ def test_model_options_become_one_llm_options(tmp_path: Path) -> None:
     )  # fmt: skip
 
 
-def test_model_options_need_an_llm_parameter() -> None:
-    def no_llm(name: str = "x") -> None: ...
+def test_model_options_need_an_options_parameter() -> None:
+    def no_options(name: str = "x") -> None: ...
 
-    with pytest.raises(TypeError, match="no 'llm' parameter"):
-        model_options(no_llm)
+    with pytest.raises(TypeError, match="no 'options' parameter"):
+        model_options(no_options)

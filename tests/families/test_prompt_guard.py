@@ -27,7 +27,7 @@ from truepass.families.summarize.schema import SummarizeSample
 from truepass.judged import JudgeConfig, SampleCheck
 from truepass.models.base import GenerationParams
 from truepass.prompts.guard import PromptLeakError
-from truepass.solvers import LLMOptions, make_solvers
+from truepass.solvers import LLMOptions, SolverOptions, make_solvers
 from truepass.solvers.base import SolveContext
 from truepass.solvers.llm import LLMSolver
 from truepass.usage import Usage
@@ -44,8 +44,8 @@ def server(monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeOpenAI]:
 
 
 def _solver(tmp_path: Path, shots: int = 0) -> LLMSolver:
-    options = LLMOptions(cache_path=tmp_path / "cache.sqlite", shots=(shots,))
-    (solver,) = make_solvers(["openai:fake"], llm=options)
+    options = SolverOptions(models=LLMOptions(cache_path=tmp_path / "cache.sqlite", shots=(shots,)))
+    (solver,) = make_solvers(["openai:fake"], options=options)
     assert isinstance(solver, LLMSolver)
     return solver
 

@@ -10,7 +10,8 @@ from typing import Any
 
 import pytest
 
-from truepass.agentic.tools import AgentProtocol, Submit
+from truepass.agentic.protocol import AgentProtocol
+from truepass.agentic.tools import Submit
 from truepass.agentic.trajectory import AgentLimits, EndReason, ProcessMetrics, Step, Trajectory
 from truepass.agents.protocols import make_protocol
 from truepass.agents.solver import rounds as agent_rounds

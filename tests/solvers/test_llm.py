@@ -13,7 +13,7 @@ from fake_openai import FakeOpenAI, ok, status
 from truepass.judged import JudgeConfig
 from truepass.runner import run
 from truepass.sandbox import Limits
-from truepass.solvers import LLMOptions, make_solvers
+from truepass.solvers import LLMOptions, SolverOptions, make_solvers
 from truepass.suites.loader import load_suite
 
 CONFIG = JudgeConfig(limits=Limits(timeout_s=20), reruns=0)
@@ -28,7 +28,9 @@ def _setup(tmp_path: Path, server: FakeOpenAI, monkeypatch: pytest.MonkeyPatch, 
     cfg.write_text('[models."openai:fake"]\nmax_retries = 1\nbackoff_base_s = 0.01\n'
                    "backoff_max_s = 0.02\ntimeout_s = 5\n")  # fmt: skip
     suite = load_suite(write_suite(tmp_path / "s.jsonl", [sample_dict()]))
-    options = LLMOptions(cache_path=tmp_path / "cache.sqlite", model_config=cfg, **kw)  # type: ignore[arg-type]
+    options = SolverOptions(
+        models=LLMOptions(cache_path=tmp_path / "cache.sqlite", model_config=cfg, **kw)  # type: ignore[arg-type]
+    )
     return suite, options
 
 
@@ -41,7 +43,7 @@ def test_model_fix_is_judged_and_a_rerun_makes_no_call(
 ) -> None:
     with FakeOpenAI([ok(GOOD)]) as server:
         suite, options = _setup(tmp_path, server, monkeypatch)
-        solvers = make_solvers(["openai:fake"], llm=options)
+        solvers = make_solvers(["openai:fake"], options=options)
         assert [s.name for s in solvers] == ["openai:fake#code-only"]
         first = run(suite, solvers, tmp_path / "a", config=CONFIG)
         rec = _records(tmp_path / "a")[0]
@@ -54,7 +56,7 @@ def test_model_fix_is_judged_and_a_rerun_makes_no_call(
         assert "test_low" not in prompt  # hidden tests never reach the model
         assert first.summary.solvers[0].usage is not None
 
-        again = run(suite, make_solvers(["openai:fake"], llm=options), tmp_path / "b",
+        again = run(suite, make_solvers(["openai:fake"], options=options), tmp_path / "b",
                     config=CONFIG)  # fmt: skip
         assert len(server.requests) == 1  # zero model calls the second time
         rec = _records(tmp_path / "b")[0]
@@ -68,12 +70,12 @@ def test_endpoint_failure_is_infra_error_and_resume_retries_it(
     with FakeOpenAI([status(500), status(503)]) as server:
         suite, options = _setup(tmp_path, server, monkeypatch)
         out = tmp_path / "run"
-        run(suite, make_solvers(["openai:fake"], llm=options), out, config=CONFIG)
+        run(suite, make_solvers(["openai:fake"], options=options), out, config=CONFIG)
         rec = _records(out)[0]
         assert rec["verdict"] == "infra-error" and "503" in rec["details"]
         assert len(server.requests) == 2  # first try and one retry
         server.script = [ok(GOOD)]
-        resumed = run(suite, make_solvers(["openai:fake"], llm=options), out, config=CONFIG)
+        resumed = run(suite, make_solvers(["openai:fake"], options=options), out, config=CONFIG)
         assert resumed.new_attempts == 1
         assert [r["verdict"] for r in _records(out)] == ["correct"]
 
@@ -81,7 +83,7 @@ def test_endpoint_failure_is_infra_error_and_resume_retries_it(
 def test_feedback_loop_sends_failures_back(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     with FakeOpenAI([ok(WRONG), ok(GOOD)]) as server:
         suite, options = _setup(tmp_path, server, monkeypatch, variants=["feedback"], rounds=3)
-        solvers = make_solvers(["openai:fake"], llm=options)
+        solvers = make_solvers(["openai:fake"], options=options)
         assert solvers[0].name == "openai:fake#feedback-r3"
         run(suite, solvers, tmp_path / "fb", config=CONFIG)
         rec = _records(tmp_path / "fb")[0]
@@ -101,7 +103,7 @@ def test_feedback_rounds_may_replay_the_models_own_answer_holding_the_answer_key
     quoting = WRONG + "\nIt should also hold that assert clamp(50, 1, 7) == 7.\n"
     with FakeOpenAI([ok(quoting), ok(GOOD)]) as server:
         suite, options = _setup(tmp_path, server, monkeypatch, variants=["feedback"], rounds=3)
-        run(suite, make_solvers(["openai:fake"], llm=options), tmp_path / "fb", config=CONFIG)
+        run(suite, make_solvers(["openai:fake"], options=options), tmp_path / "fb", config=CONFIG)
         assert _records(tmp_path / "fb")[0]["verdict"] == "correct"
         assert len(server.requests) == 2
         assert "assert clamp(50, 1, 7) == 7" in json.dumps(server.requests[1].body["messages"])
@@ -112,7 +114,7 @@ def test_unparseable_answer_is_no_patch_with_raw_response(
 ) -> None:
     with FakeOpenAI([ok("I am not sure what the bug is, sorry.")]) as server:
         suite, options = _setup(tmp_path, server, monkeypatch)
-        result = run(suite, make_solvers(["openai:fake"], llm=options), tmp_path / "np",
+        result = run(suite, make_solvers(["openai:fake"], options=options), tmp_path / "np",
                      config=CONFIG)  # fmt: skip
         rec = _records(tmp_path / "np")[0]
         assert rec["verdict"] == "no-patch" and rec["parse"] == "none"
@@ -125,7 +127,7 @@ def test_samples_give_pass_at_k_with_recorded_seeds(
 ) -> None:
     with FakeOpenAI([ok(GOOD), ok(WRONG), ok(GOOD)]) as server:
         suite, options = _setup(tmp_path, server, monkeypatch, samples=3, temperature=0.8)
-        solvers = make_solvers(["openai:fake"], llm=options)
+        solvers = make_solvers(["openai:fake"], options=options)
         assert solvers[0].name == "openai:fake#code-only@t0.8"
         result = run(suite, solvers, tmp_path / "k", config=CONFIG, jobs=1)
         recs = _records(tmp_path / "k")
@@ -142,8 +144,8 @@ def test_embedded_smollm2_end_to_end_and_cached_rerun(tmp_path: Path) -> None:
     """The real embedded model on three samples of mini; the rerun is answered from the cache."""
     pytest.importorskip("llama_cpp", reason="llama-cpp-python is installed by `make test`")
     suite = load_suite("mini")
-    options = LLMOptions(cache_path=tmp_path / "cache.sqlite", max_tokens=96)
-    first = run(suite, make_solvers(["local:smollm2"], llm=options), tmp_path / "a",
+    options = SolverOptions(models=LLMOptions(cache_path=tmp_path / "cache.sqlite", max_tokens=96))
+    first = run(suite, make_solvers(["local:smollm2"], options=options), tmp_path / "a",
                 config=CONFIG, limit=3)  # fmt: skip
     recs = _records(tmp_path / "a")
     assert len(recs) == 3 and all(r["verdict"] != "infra-error" for r in recs)
@@ -151,7 +153,7 @@ def test_embedded_smollm2_end_to_end_and_cached_rerun(tmp_path: Path) -> None:
                for r in recs)  # fmt: skip
     usage = first.summary.solvers[0].usage
     assert usage is not None and usage.completion_tokens_per_s
-    run(suite, make_solvers(["local:smollm2"], llm=options), tmp_path / "b", config=CONFIG,
+    run(suite, make_solvers(["local:smollm2"], options=options), tmp_path / "b", config=CONFIG,
         limit=3)  # fmt: skip
     again = _records(tmp_path / "b")
     assert [r["usage"]["cached_calls"] for r in again] == [1, 1, 1]
@@ -164,7 +166,7 @@ def test_root_cause_variant_scores_the_named_location(
     answer = "Root cause: `clamp.py` | clamp | return lo\n\n" + GOOD
     with FakeOpenAI([ok(answer)]) as server:
         suite, options = _setup(tmp_path, server, monkeypatch, variants=["root-cause"])
-        run(suite, make_solvers(["openai:fake"], llm=options), tmp_path / "rc", config=CONFIG)
+        run(suite, make_solvers(["openai:fake"], options=options), tmp_path / "rc", config=CONFIG)
         rec = _records(tmp_path / "rc")[0]
         assert rec["verdict"] == "correct"
         named = rec["named_cause"]

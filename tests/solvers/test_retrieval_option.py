@@ -17,7 +17,7 @@ from truepass.cli import app
 from truepass.cli.model_options import model_options
 from truepass.metrics import minilm
 from truepass.prompts.retrieval import METHODS
-from truepass.solvers import LLMOptions
+from truepass.solvers import LLMOptions, SolverOptions
 from truepass.solvers.settings import RETRIEVAL_TAGS
 
 runner = CliRunner()
@@ -45,8 +45,8 @@ def _capture() -> tuple[typer.Typer, list[LLMOptions]]:
 
     @sub.command()
     @model_options
-    def go(name: str = "x", *, llm: LLMOptions) -> None:
-        seen.append(llm)
+    def go(name: str = "x", *, options: SolverOptions) -> None:
+        seen.append(options.models)
 
     return sub, seen
 

@@ -145,8 +145,8 @@ def test_agreement_on_fuzzed_inputs_decides_between_passing_candidates(
     # without fuzzing the tie goes to the first asked for: the overfit one; the judge still
     # knows that a correct candidate was there and that selection missed it
     server.script = [ok(EXPLANATION)]  # the candidates come from the response cache
-    solvers = make_solvers(["workflow:openai:fake"], llm=options(tmp_path, workflow_candidates=3,
-                                                                 workflow_fuzz=0))  # fmt: skip
+    own = options(tmp_path, workflow_candidates=3, workflow_fuzz=0)
+    solvers = make_solvers(["workflow:openai:fake"], options=own)
     assert solvers[0].name == "workflow:openai:fake#c3-f0"
     plain_run = run(suite_of(tmp_path), solvers, tmp_path / "nofuzz", config=CONFIG)
     assert len(server.requests) == 5  # only the explanation of the other choice was asked
@@ -177,7 +177,7 @@ def test_nothing_parsed_is_no_patch_without_an_explanation(
 
 
 def test_the_workflow_serves_repair_only(tmp_path: Path) -> None:
-    (solver,) = make_solvers(["workflow:openai:fake"], llm=options(tmp_path))
+    (solver,) = make_solvers(["workflow:openai:fake"], options=options(tmp_path))
     assert refusal(solver, RepairFamily()) is None
     why = refusal(solver, CodegenFamily())
     assert why is not None and "only repair" in why and "codegen" in why
@@ -190,7 +190,7 @@ def test_a_java_sample_gets_no_patch_with_the_reason(tmp_path: Path) -> None:
     from truepass.solvers.base import SolveContext
     from truepass.suites.loader import load_suite
 
-    (solver,) = make_solvers(["workflow:openai:fake"], llm=options(tmp_path))
+    (solver,) = make_solvers(["workflow:openai:fake"], options=options(tmp_path))
     java = load_suite("mini-java").samples[0]
     check = RepairCheck(sample_id=java.id, valid=True, visible_ids=["x.java::t"])
     answer = solver.solve(java, 0, SolveContext(RepairFamily(), JudgeConfig(), check))

@@ -15,8 +15,9 @@ from truepass.families.repair.parse import parse_response
 from truepass.families.repair.solvers.sbfl import SuspiciousLine
 from truepass.families.repair.workflow import fuzz, localise, select, static
 from truepass.families.repair.workflow.meta import Candidate, Suspect
+from truepass.families.repair.workflow.options import WorkflowOptions
 from truepass.sandbox import Limits
-from truepass.solvers import LLMOptions
+from truepass.solvers import SolverOptions
 
 REPORT = """def test_it():
 >       assert total([1, 2]) == 3
@@ -135,18 +136,18 @@ def test_agreement_weighs_each_candidate_by_its_votes() -> None:
 
 
 def test_the_workflow_options_name_the_solver_and_come_from_the_command_line() -> None:
-    assert LLMOptions().workflow_suffix() == "#c5"
-    custom = LLMOptions(
-        workflow_candidates=3, workflow_temperature=0.5, workflow_fuzz=0, temperature=0.2
-    )
-    assert custom.workflow_suffix() == "#c3-t0.5-f0@t0.2"
-    seen: list[LLMOptions] = []
+    assert WorkflowOptions().suffix(0.0) == "#c5"
+    custom = WorkflowOptions(workflow_candidates=3, workflow_temperature=0.5, workflow_fuzz=0)
+    assert custom.suffix(0.2) == "#c3-t0.5-f0@t0.2"
+    seen: list[WorkflowOptions] = []
     probe = typer.Typer()
 
     @probe.command()
     @model_options
-    def go(name: str = "x", *, llm: LLMOptions) -> None:
-        seen.append(llm)
+    def go(name: str = "x", *, options: SolverOptions) -> None:
+        own = options.kinds["workflow"]
+        assert isinstance(own, WorkflowOptions)
+        seen.append(own)
 
     got = CliRunner().invoke(probe, [
         "--workflow-candidates", "3", "--workflow-temperature", "0.5", "--workflow-fuzz", "0",

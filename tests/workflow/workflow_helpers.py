@@ -14,7 +14,7 @@ from truepass.families.repair.schema import RepairSample
 from truepass.judged import JudgeConfig
 from truepass.runner import RunResult, run
 from truepass.sandbox import Limits
-from truepass.solvers import LLMOptions, make_solvers
+from truepass.solvers import SolverOptions, make_solvers
 from truepass.suites.loader import load_suite
 from truepass.suites.suite import Suite
 
@@ -54,8 +54,8 @@ def fix_line(new: str) -> str:
     )
 
 
-def options(tmp_path: Path, **kw: Any) -> LLMOptions:
-    """Model options of the fake model with a private cache and fast retries."""
+def options(tmp_path: Path, **kw: Any) -> SolverOptions:
+    """Solver options of the fake model with a private cache and fast retries."""
     return fake_model_options(tmp_path, MODEL, **kw)
 
 
@@ -69,7 +69,7 @@ def run_workflow(
 ) -> tuple[dict[str, Any], RunResult]:
     """Run ``workflow:openai:fake`` on one sample through the runner: its record and the run."""
     server.script = list(script)
-    solvers = make_solvers([f"workflow:{MODEL}"], llm=options(tmp_path, **kw))
+    solvers = make_solvers([f"workflow:{MODEL}"], options=options(tmp_path, **kw))
     result = run(suite_of(tmp_path, sample_id), solvers, tmp_path / out, config=CONFIG)
     lines = (tmp_path / out / "results.jsonl").read_text(encoding="utf-8").splitlines()
     assert len(lines) == 1

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import re
 import time
-from enum import StrEnum
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -20,15 +19,6 @@ from pydantic import BaseModel, ConfigDict, Field
 from truepass.agentic.task import AgentTask
 from truepass.models.base import ToolSpec
 from truepass.sandbox.session import Observation, SandboxSession, WorkspaceError, clip
-
-
-class AgentProtocol(StrEnum):
-    """How an agent solver's model states its actions (docs/agents.md)."""
-
-    TEXT = "text"
-    """one fenced shell block per reply; any model"""
-    TOOLS = "tools"
-    """OpenAI-style tool calls; endpoints that support them (``openai:`` models)"""
 
 
 class BaseAction(BaseModel):

@@ -7,7 +7,8 @@ from enum import StrEnum
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from truepass.agentic.tools import Action, AgentProtocol, runs_tests
+from truepass.agentic.protocol import AgentProtocol
+from truepass.agentic.tools import Action, runs_tests
 from truepass.models.base import ToolCall
 
 

@@ -20,10 +20,10 @@ import re
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
+from truepass.agentic.protocol import AgentProtocol
 from truepass.agentic.task import AgentTask
 from truepass.agentic.tools import (
     ACTION_TYPES,
-    AgentProtocol,
     BaseAction,
     RunCommand,
     RunTests,

@@ -12,9 +12,10 @@ import dataclasses
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from truepass.agentic.tools import AgentProtocol
+from truepass.agentic.protocol import AgentProtocol
 from truepass.agentic.trajectory import AgentLimits, Step, Trajectory
 from truepass.agents.loop import AgentLoop
+from truepass.agents.options import AgentOptions
 from truepass.agents.protocols import make_protocol
 from truepass.answers import Answer
 from truepass.errors import InputError
@@ -39,17 +40,19 @@ class AgentSolver(ModelSolver):
 
     families = None  # any family with an agent task (see serves)
 
-    def __init__(self, model: Model, options: LLMOptions, prices: Mapping[str, Price]) -> None:
+    def __init__(
+        self, model: Model, options: LLMOptions, agent: AgentOptions, prices: Mapping[str, Price]
+    ) -> None:
         self.model = model
         self.options = options
         self.prices = prices
-        self.protocol = options.agent_protocol
-        self.name = PREFIX + model.id + options.agent_suffix()
+        self.protocol = agent.agent_protocol
+        self.name = PREFIX + model.id + agent.suffix(options.temperature)
         self.limits = AgentLimits(
-            steps=options.agent_steps,
-            time_s=options.agent_time,
-            tokens=options.agent_tokens,
-            cost_usd=options.agent_cost,
+            steps=agent.agent_steps,
+            time_s=agent.agent_time,
+            tokens=agent.agent_tokens,
+            cost_usd=agent.agent_cost,
         )
 
     def serves(self, family: Family) -> str | None:
@@ -137,7 +140,7 @@ def _action_text(step: Step) -> str:
     return f"{action.tool}: {text[:80]}" if text else action.tool
 
 
-def agent_solver(spec: str, options: LLMOptions) -> AgentSolver:
+def agent_solver(spec: str, options: LLMOptions, agent: AgentOptions) -> AgentSolver:
     """The solver of ``agent:MODEL``.
 
     Raises:
@@ -147,20 +150,20 @@ def agent_solver(spec: str, options: LLMOptions) -> AgentSolver:
     from truepass.solvers.llm_factory import inner_model_spec, llm_model
 
     model_spec = inner_model_spec(spec, PREFIX)
-    if options.agent_protocol is AgentProtocol.TOOLS and not model_spec.startswith("openai:"):
+    if agent.agent_protocol is AgentProtocol.TOOLS and not model_spec.startswith("openai:"):
         raise InputError(
             f"'{spec}': --agent-protocol tools needs an openai: endpoint (local models have "
             "no tool calls); use --agent-protocol text",
             field="--agent-protocol",
         )
     prices = price_table(list(options.prices))
-    if options.agent_cost is not None and find_price(model_spec, prices) is None:
+    if agent.agent_cost is not None and find_price(model_spec, prices) is None:
         raise InputError(
             f"'{spec}': --agent-cost needs the price of {model_spec}: give "
             f"--price {model_spec}=IN,OUT (USD per million tokens)",
             field="--agent-cost",
         )
-    return AgentSolver(llm_model(model_spec, options), options, prices)
+    return AgentSolver(llm_model(model_spec, options), options, agent, prices)
 
 
 __all__ = ["PREFIX", "AgentSolver", "agent_solver", "rounds"]

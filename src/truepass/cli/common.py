@@ -76,6 +76,17 @@ def errors() -> Iterator[None]:
 
 
 @contextmanager
+def import_errors() -> Iterator[None]:
+    """:func:`errors` for what runs while the CLI is put together (a plug-in's commands or
+    options): typer is not running yet, so the exit is Python's own."""
+    try:
+        yield
+    except InputError as exc:
+        print_error(exc)
+        raise SystemExit(2) from None
+
+
+@contextmanager
 def progress() -> Iterator[Callable[[str, int, int], None]]:
     """A progress bar per stage on stderr; yields ``update(stage, done, total)``."""
     bar = Progress(

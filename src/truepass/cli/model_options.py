@@ -1,9 +1,11 @@
-"""The model options (panels "Models", "Agents" and "Workflow" of ``run`` and ``estimate``),
-declared once and handed to the command as one :class:`~truepass.solvers.LLMOptions`.
+"""The solvers' options of ``run`` and ``estimate``: the model options every model-driven kind
+shares (panel "Models", :data:`MODEL_OPTIONS`), and one option per field of each solver kind's
+own options model, under the kind's panel ("Agents", "Workflow", a plug-in's), all handed to the
+command as one :class:`~truepass.solvers.SolverOptions`.
 
-:func:`model_options` is a decorator: the command takes ``llm: LLMOptions`` (keyword-only); typer
-sees the options of :data:`MODEL_OPTIONS` in its place, and the command gets the settings object
-built from them by :func:`llm_options`.
+:func:`model_options` is a decorator: the command takes ``options: SolverOptions``
+(keyword-only); typer sees the options in its place, and the command gets the object built from
+them (:func:`llm_options` for the shared ones, each kind's model for its own).
 """
 
 from __future__ import annotations
@@ -14,23 +16,16 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any
 
+import annotated_types
 import typer
+from pydantic import ValidationError
 
-from truepass.cli.common import errors
+from truepass.cli.common import errors, import_errors
 from truepass.errors import InputError
-from truepass.solvers import LLMOptions
-from truepass.solvers.settings import (
-    AGENT_STEPS,
-    AGENT_TIME_S,
-    WORKFLOW_CANDIDATES,
-    WORKFLOW_FUZZ,
-    WORKFLOW_TEMPERATURE,
-    AgentProtocol,
-)
+from truepass.solvers import LLMOptions, registry
+from truepass.solvers.registry import SolverKind, SolverOptions
 
 M = "Models"
-A = "Agents"
-W = "Workflow"
 PROMPT_HELP = (
     "Prompt variant (repeat for several): code-only, description, feedback, root-cause for "
     "repair suites; codegen suites take code-only."
@@ -72,30 +67,6 @@ MODEL_OPTIONS: dict[str, tuple[Any, Any]] = {
     "retrieval": (Annotated[str, typer.Option("--retrieval", help="How demonstrations are "
         "chosen: bm25 (default), embedding (all-MiniLM-L6-v2, the 'embed' extra) or random; "
         "recorded in the solver name (-emb, -rand).", rich_help_panel=M)], "bm25"),
-    "agent_protocol": (Annotated[AgentProtocol, typer.Option("--agent-protocol", help="How "
-        "agent:MODEL solvers act: text (one fenced shell block per reply, any model) or tools "
-        "(tool calls, openai: endpoints that support them).", rich_help_panel=A)],
-        AgentProtocol.TEXT),
-    "agent_steps": (Annotated[int, typer.Option("--agent-steps", min=1, help="Model calls an "
-        "agent attempt may make.", rich_help_panel=A)], AGENT_STEPS),
-    "agent_time": (Annotated[float, typer.Option("--agent-time", min=1.0, help="Seconds an agent "
-        "attempt may take (model latency as recorded, plus its commands).",
-        rich_help_panel=A)], AGENT_TIME_S),
-    "agent_tokens": (Annotated[int | None, typer.Option("--agent-tokens", min=1, help="Prompt "
-        "and completion tokens an agent attempt may use (default: no limit).",
-        rich_help_panel=A)], None),
-    "agent_cost": (Annotated[float | None, typer.Option("--agent-cost", min=0.0, help="USD an "
-        "agent attempt may spend (needs the model's price; default: no limit).",
-        rich_help_panel=A)], None),
-    "workflow_candidates": (Annotated[int, typer.Option("--workflow-candidates", min=1, max=100,
-        help="Candidate patches a workflow:MODEL solver asks for per attempt.",
-        rich_help_panel=W)], WORKFLOW_CANDIDATES),
-    "workflow_temperature": (Annotated[float, typer.Option("--workflow-temperature", min=0.0,
-        help="Sampling temperature of the workflow's candidates (each with its own seed).",
-        rich_help_panel=W)], WORKFLOW_TEMPERATURE),
-    "workflow_fuzz": (Annotated[int, typer.Option("--workflow-fuzz", min=0, help="Fuzzed "
-        "inputs per changed function the workflow compares its candidates on (0: none).",
-        rich_help_panel=W)], WORKFLOW_FUZZ),
 }  # fmt: skip
 
 
@@ -144,22 +115,78 @@ def llm_options(
     )  # fmt: skip
 
 
+def kind_options() -> dict[str, tuple[SolverKind, Any, Any]]:
+    """Parameter name -> (its kind, annotation, default): one typer option per field of every
+    known solver kind's options model (``--agent-steps`` for ``agent_steps``), with the field's
+    description as help, its bounds as ``min``/``max``, under the kind's panel."""
+    out: dict[str, tuple[SolverKind, Any, Any]] = {}
+    for kind in registry.kinds():
+        if kind.options is None:
+            continue
+        for name, info in kind.options.model_fields.items():
+            if name in out or name in MODEL_OPTIONS:
+                raise TypeError(f"solver kinds '{out[name][0].name if name in out else 'model'}' "
+                                f"and '{kind.name}' both have an option '{name}'")  # fmt: skip
+            bounds = {}
+            for m in info.metadata:
+                if isinstance(m, annotated_types.Ge):
+                    bounds["min"] = m.ge
+                elif isinstance(m, annotated_types.Le):
+                    bounds["max"] = m.le
+            option = typer.Option(
+                "--" + name.replace("_", "-"), help=info.description, **bounds,
+                rich_help_panel=kind.panel or kind.name,
+            )  # fmt: skip
+            out[name] = (kind, Annotated[info.annotation, option], info.default)
+    return out
+
+
+def solver_options(models: LLMOptions, values: dict[str, Any]) -> SolverOptions:
+    """The run's :class:`SolverOptions` from the shared model options and the parsed values of
+    :func:`kind_options` (each kind's model validates its own; a bad value is an
+    :class:`InputError` naming the option)."""
+    own: dict[str, dict[str, Any]] = {}
+    kinds: dict[str, SolverKind] = {}
+    for name, (kind, _, _) in kind_options().items():
+        own.setdefault(kind.name, {})[name] = values[name]
+        kinds[kind.name] = kind
+    built = {}
+    for kind_name, fields in own.items():
+        model = kinds[kind_name].options
+        assert model is not None
+        try:
+            built[kind_name] = model(**fields)
+        except ValidationError as exc:
+            err = exc.errors()[0]
+            flag = "--" + str(err["loc"][0]).replace("_", "-") if err["loc"] else kind_name
+            raise InputError(err["msg"], field=flag) from None
+    return SolverOptions(models=models, kinds=built)
+
+
 def model_options(command: Callable[..., None]) -> Callable[..., None]:
-    """Give ``command`` the model options in place of its keyword-only ``llm`` parameter."""
+    """Give ``command`` the solvers' options in place of its keyword-only ``options``
+    parameter."""
     signature = inspect.signature(command, eval_str=True)
-    if "llm" not in signature.parameters:
-        raise TypeError(f"{command.__name__} takes no 'llm' parameter")
-    params = [p for p in signature.parameters.values() if p.name != "llm"]
+    if "options" not in signature.parameters:
+        raise TypeError(f"{command.__name__} takes no 'options' parameter")
+    with import_errors():  # a broken plug-in: one clear error, exit 2
+        own = kind_options()
+    params = [p for p in signature.parameters.values() if p.name != "options"]
     params += [
         inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, annotation=kind, default=default)
         for name, (kind, default) in MODEL_OPTIONS.items()
     ]
+    params += [
+        inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, annotation=kind, default=default)
+        for name, (_, kind, default) in own.items()
+    ]
 
     @functools.wraps(command)
     def wrapper(**values: Any) -> None:
-        with errors():  # a bad model option exits 2 before anything runs
-            llm = llm_options(**{name: values.pop(name) for name in MODEL_OPTIONS})
-        command(**values, llm=llm)
+        with errors():  # a bad option exits 2 before anything runs
+            models = llm_options(**{name: values.pop(name) for name in MODEL_OPTIONS})
+            options = solver_options(models, {name: values.pop(name) for name in own})
+        command(**values, options=options)
 
     wrapper.__signature__ = signature.replace(parameters=params)  # type: ignore[attr-defined]
     wrapper.__annotations__ = {p.name: p.annotation for p in params} | {"return": None}

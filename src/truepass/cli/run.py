@@ -32,10 +32,11 @@ from truepass.cli.tables import print_summary
 from truepass.executors import ExecutorSpec, parse_executor
 from truepass.judged import JudgeConfig
 from truepass.runner import RunResult, run
-from truepass.solvers import SOLVER_HELP, LLMOptions, make_solvers
+from truepass.solvers import SolverOptions, make_solvers
+from truepass.solvers.registry import spec_help
 from truepass.suites.loader import Suite, load_suite
 
-SolverOpt = Annotated[list[str], typer.Option("--solver", help=SOLVER_HELP)]
+SolverOpt = Annotated[list[str], typer.Option("--solver", help=spec_help())]
 SelectionOpt = Annotated[bool | None, typer.Option("--test-selection/--no-test-selection",
     help="Run the hidden tests related to the change first and stop at the first that fails "
     "(same verdicts; it first measures a coverage map per sample). Default: off.")]  # fmt: skip
@@ -46,10 +47,10 @@ DifferentialOpt = Annotated[bool | None, typer.Option("--differential/--no-diffe
 
 
 def _execute(suite: Suite, specs: list[str], out: Path, jobs: int, limit: int | None,
-             config: JudgeConfig, llm: LLMOptions | None = None,
+             config: JudgeConfig, options: SolverOptions | None = None,
              executor: ExecutorSpec | str = "local",
              check_cache: str | None = None) -> RunResult:  # fmt: skip
-    solvers = make_solvers(specs, {s.id for s in suite.samples}, llm)
+    solvers = make_solvers(specs, {s.id for s in suite.samples}, options)
     try:
         with progress() as update:
             return run(suite, solvers, out, config=config, jobs=jobs, limit=limit, progress=update,
@@ -93,14 +94,14 @@ def run_cmd(
     executor: ExecutorOpt = "local",
     check_cache: CheckCacheOpt = None,
     *,
-    llm: LLMOptions,
+    options: SolverOptions,
 ) -> None:
     """Run solvers on a suite; every attempt is judged in the sandbox and stored as it ends."""
     with errors():
         where = parse_executor(executor)
         loaded = load(suite, transform)
         config = _config(timeout, reruns, test_selection, differential)
-        result = _execute(loaded, solver, out, jobs, limit, config, llm, where, check_cache)
+        result = _execute(loaded, solver, out, jobs, limit, config, options, where, check_cache)
     _report(result, out)
 
 
@@ -136,7 +137,7 @@ def estimate_cmd(
     timeout: TimeoutOpt = 60.0,
     transform: TransformOpt = None,
     *,
-    llm: LLMOptions,
+    options: SolverOptions,
 ) -> None:
     """Run a few samples for real, then extrapolate tokens, cost and time to the whole suite."""
     from truepass.analysis.estimate import estimate
@@ -144,9 +145,11 @@ def estimate_cmd(
     with errors():
         loaded = load(suite, transform)
         started = time.monotonic()
-        result = _execute(loaded, solver, out, jobs, limit, judge_config(timeout, 0), llm)
+        result = _execute(loaded, solver, out, jobs, limit, judge_config(timeout, 0), options)
         elapsed = time.monotonic() - started
-        rows = estimate(out, loaded, min(limit, len(loaded.samples)), elapsed, llm.prices)
+        rows = estimate(
+            out, loaded, min(limit, len(loaded.samples)), elapsed, options.models.prices
+        )
     table = Table(title=f"estimate for all {len(loaded.samples)} samples of {loaded.name} "
                   f"(from {min(limit, len(loaded.samples))})", box=box.SIMPLE_HEAD)  # fmt: skip
     for col in ("solver", "attempts", "prompt tok", "completion tok", "cost $", "time"):

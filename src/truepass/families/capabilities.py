@@ -5,7 +5,8 @@ The summary, the report and the builders ask ``isinstance(family, Measured)`` ("
 never read a default: a family that does not declare a capability does not have it. What solvers
 ask of a family (prompts, agent tasks) is :mod:`truepass.solvers.capabilities`.
 
-- :class:`Measured`: metrics its summary adds per solver, and which of them the report charts;
+- :class:`Measured`: metrics its summary adds per solver; :class:`Charted`: which of them the
+  report charts against k;
 - :class:`Patched`: its answers are patches to its samples' code (repair), which other families
   can build on (patch-correctness samples from repair runs).
 
@@ -27,14 +28,19 @@ if TYPE_CHECKING:
 class Measured(Protocol):
     """A family whose summary adds metrics of its own (``metrics`` in summary.json)."""
 
-    main_metrics: ClassVar[tuple[str, ...]]
-    """Keys of :meth:`metrics` the report charts against k (``--shots`` sweeps), in this order;
-    empty: the correct rate."""
-
     def metrics(self, records: list[AttemptRecord]) -> dict[str, float]:
         """Metrics per solver, e.g. text or classification scores; verdict rates, pass@k and
         the process metrics of solvers that act are computed for every family."""
         ...
+
+
+@runtime_checkable
+class Charted(Measured, Protocol):
+    """A measured family whose main metrics the report charts against k (``--shots`` sweeps)
+    instead of the correct rate."""
+
+    main_metrics: ClassVar[tuple[str, ...]]
+    """Keys of :meth:`metrics` to chart, in this order."""
 
 
 @runtime_checkable

@@ -135,12 +135,12 @@ def _split(
 
 def charted_metrics(curves: list[Curve], family: str) -> list[str]:
     """The metrics to chart for these curves: the family's main metrics
-    (:attr:`truepass.families.capabilities.Measured.main_metrics`) that the curves hold, else the
+    (:attr:`truepass.families.capabilities.Charted.main_metrics`) that the curves hold, else the
     correct
     rate, else every metric that carries an interval (all of them when none carries one)."""
     from truepass.errors import InputError
     from truepass.families import registry
-    from truepass.families.capabilities import Measured
+    from truepass.families.capabilities import Charted
 
     seen: dict[str, bool] = {}
     for c in curves:
@@ -148,8 +148,8 @@ def charted_metrics(curves: list[Curve], family: str) -> list[str]:
             for name, e in p.metrics.items():
                 seen[name] = seen.get(name, False) or e.low is not None
     try:
-        known = registry.get(family)
-        declared = known.main_metrics if issubclass(known, Measured) else ()
+        known = registry.get(family)()
+        declared = known.main_metrics if isinstance(known, Charted) else ()
     except InputError:  # a family this truepass does not know
         declared = ()
     main = [m for m in (*declared, CORRECT_RATE) if m in seen]

@@ -5,6 +5,8 @@ not declare what it needs, before the run starts.
 - :class:`Prompted`: model solvers (``openai:MODEL``, ``local:...``): the family's prompt
   variants, the kinds of demonstrations it shows, how one attempt asks a model, and its answer
   key, which the leak guard keeps out of every prompt;
+- :class:`Demonstrating`: a prompted family whose prompts show demonstrations (``--shots``,
+  ``--context``);
 - :class:`TakesAgents`: agent solvers (``agent:MODEL``): the sample as an agent works on it.
 """
 
@@ -56,9 +58,6 @@ class Prompted(Protocol):
 
     prompt_variants: ClassVar[tuple[str, ...]]
     """Prompt variants (``--prompt``) a model solver may use on this family."""
-    context_types: ClassVar[tuple[str, ...]]
-    """Kinds of demonstrations (``--context``) its prompts can show with ``--shots K``, the
-    default first; empty: its prompts show no demonstrations."""
 
     def answer_key(self, sample: Any) -> AnswerKey:
         """What of ``sample``'s answer key no model prompt may show: the leak guard
@@ -72,6 +71,14 @@ class Prompted(Protocol):
         """One attempt of a model solver on ``sample`` (prompt, call, parse). Every call goes
         through ``solver.ask``, which refuses a prompt holding any of :meth:`answer_key`."""
         ...
+
+
+@runtime_checkable
+class Demonstrating(Prompted, Protocol):
+    """A prompted family whose prompts can show k demonstrations (``--shots K``)."""
+
+    context_types: ClassVar[tuple[str, ...]]
+    """Kinds of demonstrations (``--context``) its prompts can show, the default first."""
 
 
 @runtime_checkable

@@ -23,7 +23,7 @@ from truepass.models.base import (
 from truepass.models.cost import Price, cost_usd
 from truepass.prompts.guard import check_no_leaks
 from truepass.solvers.base import SolveContext
-from truepass.solvers.capabilities import Prompted
+from truepass.solvers.capabilities import Demonstrating, Prompted
 from truepass.solvers.settings import LLMOptions
 from truepass.usage import Usage
 
@@ -81,7 +81,7 @@ class LLMSolver(ModelSolver):
                 f"prompt variant '{self.variant}' does not apply to {family.name} samples "
                 f"(--prompt: {', '.join(family.prompt_variants)})"
             )
-        if (self.shots or self.options.context) and not family.context_types:
+        if (self.shots or self.options.context) and not isinstance(family, Demonstrating):
             return f"{family.name} samples take no demonstrations (--shots, --context)"
         if self.options.context and self.options.context not in family.context_types:
             return (

@@ -39,7 +39,7 @@ def test_a_scripted_agent_rebuilds_rev_and_passes(tmp_path: Path, server: FakeOp
     suite_file = tmp_path / "rev.jsonl"
     suite_file.write_text(json.dumps(task.model_dump(mode="json")) + "\n", encoding="utf-8")
     server.script = list(REBUILDING_SCRIPT)
-    solvers = make_solvers([f"agent:{MODEL}"], llm=fake_model_options(tmp_path, MODEL))
+    solvers = make_solvers([f"agent:{MODEL}"], options=fake_model_options(tmp_path, MODEL))
     config = JudgeConfig(limits=Limits(timeout_s=60), reruns=0)
     run(load_suite(str(suite_file)), solvers, tmp_path / "run", config=config)
     lines = (tmp_path / "run" / "results.jsonl").read_text(encoding="utf-8").splitlines()
@@ -68,7 +68,7 @@ def test_near_its_step_limit_the_agent_is_told_to_build_now(
     server.script = [bash("ls"), bash("ls"), bash("ls"), bash("ls")]
     options = fake_model_options(tmp_path, MODEL, agent_steps=4)
     config = JudgeConfig(limits=Limits(timeout_s=60), reruns=0)
-    run(load_suite(str(suite_file)), make_solvers([f"agent:{MODEL}"], llm=options),
+    run(load_suite(str(suite_file)), make_solvers([f"agent:{MODEL}"], options=options),
         tmp_path / "run", config=config)  # fmt: skip
     rec = json.loads((tmp_path / "run" / "results.jsonl").read_text(encoding="utf-8"))
     steps = Trajectory.model_validate(rec["solver_meta"]["agent"]).steps

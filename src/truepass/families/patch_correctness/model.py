@@ -16,7 +16,7 @@ from truepass.usage import Usage
 
 if TYPE_CHECKING:
     from truepass.solvers.base import SolveContext
-    from truepass.solvers.capabilities import ModelAsker, Prompted
+    from truepass.solvers.capabilities import Demonstrating, ModelAsker
 
 
 _WORD = r"(?P<word>correct|overfit\w*)"
@@ -104,7 +104,7 @@ def choose(
 
 
 def ask_for_label(
-    family: Prompted,
+    family: Demonstrating,
     solver: ModelAsker,
     sample: PatchCorrectnessSample,
     attempt: int,

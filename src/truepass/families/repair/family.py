@@ -41,8 +41,6 @@ class RepairFamily(Family):
     check_type = RepairCheck
     answer_kinds = frozenset({AnswerKind.PATCH, AnswerKind.FILES})
     prompt_variants = ("code-only", "description", "feedback", "root-cause")
-    context_types = ()
-    main_metrics = ()
 
     @classmethod
     def suite_formats(cls) -> tuple[SuiteFormat, ...]:

@@ -16,7 +16,7 @@ from truepass.usage import Usage
 
 if TYPE_CHECKING:
     from truepass.solvers.base import SolveContext
-    from truepass.solvers.capabilities import ModelAsker, Prompted
+    from truepass.solvers.capabilities import Demonstrating, ModelAsker
 
 _DECISION_LINE = re.compile(r"^[\W_]*decision[\W_]*:(.*)$", re.I)
 _RATIONALE = re.compile(r"^[\W_]*(rationale|reason(ing)?)[\W_]*:\s*", re.I)
@@ -74,7 +74,7 @@ def _shown(demo: ReviewSample, context: str) -> Shown:
 
 
 def ask_for_decision(
-    family: Prompted,
+    family: Demonstrating,
     solver: ModelAsker,
     sample: ReviewSample,
     attempt: int,

@@ -16,7 +16,7 @@ from truepass.usage import Usage
 
 if TYPE_CHECKING:
     from truepass.solvers.base import SolveContext
-    from truepass.solvers.capabilities import ModelAsker, Prompted
+    from truepass.solvers.capabilities import Demonstrating, ModelAsker
 
 _FENCE = re.compile(r"^```\w*\s*$")
 
@@ -53,7 +53,7 @@ def read_summary(text: str) -> tuple[str | None, str, str]:
 
 
 def ask_for_summary(
-    family: Prompted,
+    family: Demonstrating,
     solver: ModelAsker,
     sample: SummarizeSample,
     attempt: int,

@@ -32,6 +32,7 @@ from truepass.families.repair.schema import RepairSample
 from truepass.families.repair.solvers.sbfl import failing_subset
 from truepass.families.repair.workflow import localise, prompts, select, static
 from truepass.families.repair.workflow.meta import Counts, WorkflowMeta
+from truepass.families.repair.workflow.options import WorkflowOptions
 from truepass.models import price_table
 from truepass.models.base import GenerationParams, Model
 from truepass.models.cost import Price
@@ -57,15 +58,20 @@ PYTHON_ONLY = (
 
 class WorkflowSolver(LLMSolver):
     """One model driven through the five stages; ``options.samples`` attempts per sample, each
-    asking ``options.workflow_candidates`` candidates. Repair only."""
+    asking ``workflow.workflow_candidates`` candidates. Repair only."""
 
     families = frozenset({"repair"})
 
     def __init__(
-        self, model: Model, options: LLMOptions, prices: Mapping[str, Price] | None = None
+        self,
+        model: Model,
+        options: LLMOptions,
+        workflow: WorkflowOptions | None = None,
+        prices: Mapping[str, Price] | None = None,
     ) -> None:
         super().__init__(model, options, "description", prices)
-        self.name = PREFIX + model.id + options.workflow_suffix()
+        self.workflow = workflow or WorkflowOptions()
+        self.name = PREFIX + model.id + self.workflow.suffix(options.temperature)
 
     def serves(self, family: Family) -> str | None:
         return None  # the family is checked by ``families``; the prompt options do not apply
@@ -73,10 +79,10 @@ class WorkflowSolver(LLMSolver):
     def candidate_params(self, attempt: int, index: int) -> GenerationParams:
         """Candidate ``index`` of ``attempt`` samples at the workflow's temperature with a seed
         of its own."""
-        o = self.options
-        seed = o.seed + attempt * o.workflow_candidates + index
+        o, w = self.options, self.workflow
+        seed = o.seed + attempt * w.workflow_candidates + index
         return GenerationParams(
-            temperature=o.workflow_temperature, max_tokens=o.max_tokens, seed=seed
+            temperature=w.workflow_temperature, max_tokens=o.max_tokens, seed=seed
         )
 
     def solve(self, sample: Any, attempt: int, ctx: SolveContext) -> Answer | None:
@@ -114,7 +120,7 @@ class _Attempt:
         self._clock = now
 
     def run(self) -> Answer:
-        s, o, sample = self.solver, self.solver.options, self.sample
+        s, o, w, sample = self.solver, self.solver.options, self.solver.workflow, self.sample
         limits = self.ctx.config.limits
         stage1 = localise.localise(sample, self.expected, limits)
         self._lap("localise")
@@ -134,7 +140,7 @@ class _Attempt:
         files = {**sample.files, **sample.tests.visible}
         rounds: list[dict[str, object]] = []
         parsed: list[tuple[int | None, ParseOutcome]] = []
-        for i in range(o.workflow_candidates):
+        for i in range(w.workflow_candidates):
             params = s.candidate_params(self.attempt, i)
             completion = s.ask(
                 prompt, params, self.usage, key=self.attempt * 1000 + i,
@@ -152,7 +158,7 @@ class _Attempt:
         subset = failing_subset(sample, stage1.sbfl, self.expected)
         pool = select.prefilter(sample, parsed, self.expected, subset, limits)
         fuzzed = select.compare_behaviour(
-            sample, pool, o.workflow_fuzz, limits, seed=o.seed + self.attempt
+            sample, pool, w.workflow_fuzz, limits, seed=o.seed + self.attempt
         )
         choice = select.select(pool)
         self._lap("select")
@@ -176,8 +182,8 @@ class _Attempt:
 
         records = pool.records
         meta_workflow = WorkflowMeta(
-            candidates_asked=o.workflow_candidates,
-            temperature=o.workflow_temperature,
+            candidates_asked=w.workflow_candidates,
+            temperature=w.workflow_temperature,
             localisation=stage1.record,
             static=found,
             counts=Counts(
@@ -216,7 +222,7 @@ class _Attempt:
                       usage=self.usage)  # fmt: skip
 
 
-def workflow_solver(spec: str, options: LLMOptions) -> WorkflowSolver:
+def workflow_solver(spec: str, options: LLMOptions, workflow: WorkflowOptions) -> WorkflowSolver:
     """The solver of ``workflow:MODEL`` (MODEL spelled as for the model solvers).
 
     Raises:
@@ -226,7 +232,7 @@ def workflow_solver(spec: str, options: LLMOptions) -> WorkflowSolver:
 
     model_spec = inner_model_spec(spec, PREFIX)
     prices = price_table(list(options.prices))
-    return WorkflowSolver(llm_model(model_spec, options), options, prices)
+    return WorkflowSolver(llm_model(model_spec, options), options, workflow, prices)
 
 
 __all__ = ["PREFIX", "WorkflowSolver", "workflow_solver"]

@@ -6,7 +6,8 @@ from __future__ import annotations
 from typing import Any
 
 from truepass.answers import Answer
-from truepass.solvers.base import SolveContext, SolverBase
+from truepass.solvers.base import SolveContext, Solver, SolverBase
+from truepass.solvers.registry import SolverKind, SolverOptions
 
 
 class OracleSolver(SolverBase):
@@ -26,3 +27,18 @@ class NoopSolver(SolverBase):
 
     def solve(self, sample: Any, attempt: int, ctx: SolveContext) -> Answer | None:
         return ctx.family.null_answer(sample)
+
+
+def _oracle(spec: str, options: SolverOptions, known_ids: set[str] | None) -> list[Solver]:
+    return [OracleSolver()]
+
+
+def _noop(spec: str, options: SolverOptions, known_ids: set[str] | None) -> list[Solver]:
+    return [NoopSolver()]
+
+
+ORDER = 10
+KINDS = (
+    SolverKind("oracle", "oracle", _oracle, accepts=lambda spec: spec == "oracle"),
+    SolverKind("noop", "noop", _noop, accepts=lambda spec: spec == "noop"),
+)

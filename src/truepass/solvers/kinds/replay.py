@@ -16,7 +16,8 @@ from pydantic import ValidationError
 from truepass.answers import Answer, Label
 from truepass.errors import InputError
 from truepass.jsonlines import json_objects
-from truepass.solvers.base import SolveContext, SolverBase
+from truepass.solvers.base import SolveContext, Solver, SolverBase
+from truepass.solvers.registry import SolverKind, SolverOptions
 from truepass.vocabulary import AnswerKind
 
 if TYPE_CHECKING:
@@ -100,3 +101,13 @@ class ReplaySolver(SolverBase):
 
     def solve(self, sample: Any, attempt: int, ctx: SolveContext) -> Answer | None:
         return self.patches[sample.id][attempt]
+
+
+def _replay(spec: str, options: SolverOptions, known_ids: set[str] | None) -> list[Solver]:
+    return [ReplaySolver(Path(spec.removeprefix("replay:")), known_ids)]
+
+
+ORDER = 20
+KINDS = (
+    SolverKind("replay", "replay:FILE", _replay, accepts=lambda spec: spec.startswith("replay:")),
+)
