@@ -34,7 +34,7 @@ from truepass.families.codegen.adapters.humaneval import (
     read_records,
 )
 from truepass.families.codegen.schema import CodegenSample, CodegenTests
-from truepass.sandbox.plainvalues import plain_equal
+from truepass.sandbox.guest.plainvalues import plain_equal
 from truepass.suites.literals import parse_args, parse_literal
 from truepass.suites.loader import Suite, load_suite, write_suite_dir
 

@@ -64,7 +64,7 @@ def test_the_code_hash_covers_every_python_file_of_truepass(
     copy = tmp_path / "truepass"
     shutil.copytree(Path(module.__file__).parent, copy, ignore=shutil.ignore_patterns("*.pyc"))
     hashes = []
-    for edit in (None, "sandbox/worker.py", "families/codegen/judge.py"):
+    for edit in (None, "sandbox/guest/worker.py", "families/codegen/judge.py"):
         if edit:
             with (copy / edit).open("a") as f:
                 f.write("\n# an uncommitted edit\n")

@@ -15,7 +15,7 @@ from truepass.cli import app
 from truepass.families.codegen.harden import HardenConfig, HardenReport, harden_suite
 from truepass.families.codegen.judge import check_codegen, judge_codegen
 from truepass.families.codegen.schema import CodegenSample
-from truepass.sandbox.plainvalues import plain_equal
+from truepass.sandbox.guest.plainvalues import plain_equal
 from truepass.sandbox.pool import ExecPool
 from truepass.suites.literals import parse_literal
 from truepass.suites.loader import Suite, load_suite, write_suite_dir

@@ -7,7 +7,7 @@ import math
 
 import pytest
 
-from truepass.sandbox.plainvalues import (
+from truepass.sandbox.guest.plainvalues import (
     Unserialisable,
     decode,
     dumps,

@@ -16,6 +16,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from truepass.checkcache import OFF
 from truepass.errors import InputError, TruepassError
 from truepass.executors import EXECUTOR_HELP
+from truepass.families import registry
 from truepass.judged import JudgeConfig
 from truepass.sandbox import Limits
 from truepass.suites.loader import Suite, load_suite
@@ -35,7 +36,11 @@ TimeoutOpt = Annotated[
 ]
 TransformOpt = Annotated[
     str | None,
-    typer.Option("--transform", help="Rewrite the suite first: 'obfuscate' (leakage probe)."),
+    typer.Option(
+        "--transform",
+        help="Rewrite the suite first with a transform of its family: "
+        "'obfuscate' for repair suites (the leakage probe).",
+    ),
 ]
 RERUNS_HELP = "Extra runs of a passing answer, to detect flakiness"
 RerunsOpt = Annotated[
@@ -112,10 +117,16 @@ def judge_config(timeout: float, reruns: int) -> JudgeConfig:
 
 
 def load(suite_ref: str, transform: str | None = None) -> Suite:
-    """Load a suite by name or path, optionally transformed (e.g. obfuscated)."""
+    """Load a suite by name or path, optionally transformed by one of its family's transforms
+    (repair's ``obfuscate``, the leakage probe)."""
     suite = load_suite(suite_ref)
     if transform:
-        from truepass.families.repair.transforms import transform_suite
-
-        suite = transform_suite(suite, transform)
+        known = registry.get(suite.family).transforms()
+        if transform not in known:
+            raise InputError(
+                f"unknown transform '{transform}' for {suite.family} suites (known: "
+                f"{', '.join(known) or 'none'})",
+                field="--transform",
+            )
+        suite = known[transform](suite)
     return suite

@@ -4,7 +4,7 @@ Each worker is one long-lived Python process started inside the sandbox (the sam
 command line as :func:`truepass.sandbox.run_sandboxed`) that has already imported the standard
 library. For each check it forks a child (about a millisecond, against a process start of tens
 of milliseconds) that confines itself (rlimits, Landlock, seccomp: see
-:mod:`truepass.sandbox.confine`), loads the candidate's code, calls the entry point on every
+:mod:`truepass.sandbox.guest.confine`), loads the candidate's code, calls the entry point on every
 case and sends back each return value as a tagged plain value. The worker kills a child whose
 case overruns its deadline. The verdict is computed here, in the trusted parent, by a
 type-checked comparison with expected values that never enter the sandbox
@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from truepass.errors import SandboxError
-from truepass.sandbox import plainvalues
+from truepass.sandbox.guest import plainvalues
 from truepass.sandbox.verdict import (
     Case,
     CaseResult,
@@ -183,7 +183,7 @@ class ExecPool:
                 exception, a timeout or a crash stop it early). Otherwise every case is
                 reported: after a timeout or crash a fresh child resumes at the next case.
             atol, tuple_is_list, int_is_float: how values compare, see
-                :func:`truepass.sandbox.plainvalues.plain_equal` (types are checked; lists and
+                :func:`truepass.sandbox.guest.plainvalues.plain_equal` (types are checked; lists and
                 tuples differ by default, as with Python's ``==``).
 
         Raises:

@@ -1,5 +1,5 @@
 """A test run inside the sandbox as the host reads it: the per-test outcomes that the guest
-side's reporter (``guest/_truepass_reporter.py``, a pytest plugin using only the standard
+side's reporter (``guest/reporter/_truepass_reporter.py``, a pytest plugin using only the standard
 library and pytest) writes to the result channel, never the candidate's stdout or files.
 
 Any family whose judge runs pytest in the sandbox reads its runs here (repair's test runs,
@@ -24,7 +24,7 @@ OUTPUT_TAIL = 4000
 def harness_dir() -> Path:
     """Host directory of the in-sandbox pytest plugin (the guest side: standard library and
     pytest only)."""
-    return Path(str(resources.files("truepass.sandbox") / "guest"))
+    return Path(str(resources.files("truepass.sandbox") / "guest" / "reporter"))
 
 
 @dataclass

@@ -4,7 +4,8 @@ The child inside the sandbox reports, per case, the tagged plain value its funct
 (or the exception it raised); the worker reports timeouts and deaths. Here those reports are
 decoded strictly (:func:`decode_response`: framing, the case index of every message, the tagged
 form, exact types) and compared with the expected values, which never left this process
-(:func:`judge`, with :func:`truepass.sandbox.plainvalues.plain_equal`). A candidate can only make
+(:func:`judge`, with :func:`truepass.sandbox.guest.plainvalues.plain_equal`). A candidate can only
+make
 this process see plain values: never an object of its own whose ``__eq__`` would decide.
 """
 
@@ -17,7 +18,7 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from truepass.sandbox import plainvalues
+from truepass.sandbox.guest import plainvalues
 from truepass.sandbox.workerproc import Response, WorkerDied
 
 CaseStatus = Literal["pass", "fail", "error", "timeout"]
@@ -28,7 +29,7 @@ _U32 = 4
 @dataclass(frozen=True)
 class Case:
     """One test case: positional ``args`` and the ``expected`` return value (both plain
-    values, see :mod:`truepass.sandbox.plainvalues`) and the case's limits: ``timeout_s``
+    values, see :mod:`truepass.sandbox.guest.plainvalues`) and the case's limits: ``timeout_s``
     seconds of CPU time and ``wall_s`` seconds of wall-clock time (by default
     :func:`wall_limit` of ``timeout_s``)."""
 
@@ -298,7 +299,7 @@ def judge(
     sandbox: str,
 ) -> CheckResult:
     """Compare each case's outcome with its expected value (``compare``: the keyword arguments
-    of :func:`~truepass.sandbox.plainvalues.plain_equal`)."""
+    of :func:`~truepass.sandbox.guest.plainvalues.plain_equal`)."""
     common = {"duration_s": duration_s, "output": decoded.load_output, "sandbox": sandbox,
               "output_truncated": decoded.truncated}  # fmt: skip
     if decoded.load != "ok":

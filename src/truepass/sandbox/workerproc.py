@@ -121,7 +121,7 @@ class WorkerProcess:
         cfg = self.config
         self._run_dir = run_dir = make_run_dir("sb" if self.tier == runner.BWRAP else "fb")
         run_dir.chmod(0o755)
-        sources = Path(__file__).parent
+        sources = Path(__file__).parent / "guest"
         write_files(run_dir / "in", {name: (sources / name).read_bytes() for name in cfg.shipped})
         self._cgroups = RunCgroups.create(
             pids_max=cfg.max_threads + 8,

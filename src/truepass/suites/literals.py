@@ -15,7 +15,7 @@ import functools
 import math
 
 from truepass import pyast
-from truepass.sandbox.plainvalues import plain_equal
+from truepass.sandbox.guest.plainvalues import plain_equal
 
 _SPECIAL_NAMES = {"inf": math.inf, "nan": math.nan}
 

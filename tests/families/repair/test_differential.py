@@ -333,7 +333,7 @@ def _probe_inputs():  # the sandbox-side module, loaded here on our own values o
 
     from truepass.families.repair import differential
     from truepass.pycode import inputs, invariants, values
-    from truepass.sandbox import plainvalues
+    from truepass.sandbox.guest import plainvalues
 
     path = differential.probe_harness_dir() / "_truepass_probe_inputs.py"
     spec = importlib.util.spec_from_file_location("_truepass_probe_inputs", path)

@@ -18,7 +18,7 @@ from truepass.errors import SandboxError
 from truepass.families.codegen.checks import CodegenCheck
 from truepass.families.codegen.schema import SOLUTION_FILE, CodegenCase, CodegenSample
 from truepass.judged import Judged, PhaseResult
-from truepass.sandbox.plainvalues import plain_equal
+from truepass.sandbox.guest.plainvalues import plain_equal
 from truepass.sandbox.pool import (
     CalibrationError,
     Case,

@@ -41,7 +41,7 @@ PLUGIN = "_truepass_probe"
 CHECKED = frozenset({Verdict.CORRECT, Verdict.PLAUSIBLE})
 """Verdicts of attempts the check runs on: those that pass every test they are given."""
 _LIB_FILES = ("pycode/inputs.py", "pycode/invariants.py", "pycode/values.py", "suites/literals.py",
-              "sandbox/plainvalues.py", "pyast.py")  # fmt: skip
+              "sandbox/guest/plainvalues.py", "pyast.py")  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -105,7 +105,7 @@ def probe_files(
     }
     root = resources.files("truepass")
     files = {f"{PROBE_DIR}/config.json": json.dumps(config)}
-    for pkg in ("", "pycode/", "suites/", "sandbox/"):
+    for pkg in ("", "pycode/", "suites/", "sandbox/", "sandbox/guest/"):
         files[f"{PROBE_DIR}/lib/truepass/{pkg}__init__.py"] = ""
     for rel in _LIB_FILES:
         files[f"{PROBE_DIR}/lib/truepass/{rel}"] = (root / rel).read_text(encoding="utf-8")

@@ -28,7 +28,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from truepass.sandbox import plainvalues
+from truepass.sandbox.guest import plainvalues
 
 Summary = dict[str, Any]
 Outcome = dict[str, Any]

@@ -46,7 +46,7 @@ from truepass.families.codegen.schema import CodegenCase, CodegenSample, Codegen
 from truepass.pycode.inputs import Generated, generate_inputs
 from truepass.pycode.invariants import learn, repair
 from truepass.pycode.values import stable_args, stable_key, stable_literal, visible_arguments
-from truepass.sandbox.plainvalues import plain_equal
+from truepass.sandbox.guest.plainvalues import plain_equal
 from truepass.sandbox.pool import Case, ExecPool, Job, scaled_timeouts
 from truepass.suites.literals import LiteralError, parse_literal
 from truepass.suites.suite import Suite

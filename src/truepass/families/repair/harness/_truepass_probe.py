@@ -90,7 +90,7 @@ def load_environment() -> None:
     sys.path.insert(0, lib)
     try:
         from truepass.pycode import inputs, invariants, values  # the shipped copy (stdlib only)
-        from truepass.sandbox import plainvalues
+        from truepass.sandbox.guest import plainvalues
     finally:
         sys.path.remove(lib)
     LIB.update(inputs=inputs, invariants=invariants, values=values, pv=plainvalues)

@@ -2,7 +2,7 @@
 ``_truepass_probe``; standard library and the shipped plain values only).
 
 A summary is what a caller can observe of a value: a plain value exactly (tagged, as
-``truepass.sandbox.plainvalues`` writes it), else its type name, whether it is callable, its
+``truepass.sandbox.guest.plainvalues`` writes it), else its type name, whether it is callable, its
 ``__name__``, ``__doc__`` and signature, its length, its first items (all of them for sets and
 mappings, which the parent compares in any order), its ``str`` and ``repr`` with addresses
 stripped, and the attributes of its ``__dict__``, each summarised in turn (three levels deep).

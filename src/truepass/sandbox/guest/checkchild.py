@@ -32,7 +32,7 @@ import types
 from collections.abc import Callable
 
 try:
-    from truepass.sandbox import confine, plainvalues
+    from truepass.sandbox.guest import confine, plainvalues
 except ImportError:  # inside the sandbox
     import confine  # type: ignore[no-redef]
     import plainvalues  # type: ignore[no-redef]

@@ -6,7 +6,8 @@ environment and keeps its own reference, so the candidate's code cannot find it 
 Standard library and pytest only: this file runs with the candidate, not with truepass.
 
 A cold run imports it once per test process and reads the environment then. A warm test runner
-(``truepass.sandbox.pytestworker``) imports it once per worker, before any run exists, and calls
+(``truepass.sandbox.guest.pytestworker``) imports it once per worker, before any run exists, and
+calls
 :func:`load_environment` again in each run's child, after setting that run's environment.
 """
 

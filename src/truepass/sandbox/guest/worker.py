@@ -42,7 +42,7 @@ import time
 from dataclasses import dataclass
 
 try:
-    from truepass.sandbox import checkchild, confine
+    from truepass.sandbox.guest import checkchild, confine
 except ImportError:  # inside the sandbox: shipped side by side, no site-packages
     import checkchild  # type: ignore[no-redef]
     import confine  # type: ignore[no-redef]

@@ -39,7 +39,7 @@ try:  # inside the sandbox: shipped side by side (the worker imported confine al
     import checkchild  # type: ignore[import-not-found]
     import confine  # type: ignore[import-not-found]
 except ImportError:  # in truepass's own process (tests, tools)
-    from truepass.sandbox import checkchild, confine
+    from truepass.sandbox.guest import checkchild, confine
 
 WORKSPACE = "/workspace"
 ARMED = b"A"  # on the control pipe: confined, files laid out, about to run pytest
