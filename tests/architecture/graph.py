@@ -161,3 +161,31 @@ def components(graph: dict[str, set[str]]) -> list[list[str]]:
                 if len(component) > 1:
                     out.append(sorted(component))
     return out
+
+
+# -- the layers ----------------------------------------------------------------------------------
+
+SOLVER_KINDS = ("truepass.solvers.kinds", "truepass.agents")
+"""The built-in solver kinds outside a family: their modules are plug-ins on the kernel."""
+TOP = ("truepass.cli",)
+"""The command line: above everything, it may import anything."""
+
+
+def plugin_folders(root: Path = ROOT) -> list[str]:
+    """The plug-in nodes: each family's folder, each built-in solver kind's module or package.
+    A repair language is part of repair's folder."""
+    kinds = sorted(
+        f"truepass.solvers.kinds.{p.stem}"
+        for p in (root / "solvers" / "kinds").glob("*.py")
+        if p.stem != "__init__"
+    )
+    return [*family_folders(root), *kinds, "truepass.agents"]
+
+
+def within(module: str, folder: str) -> bool:
+    return module == folder or module.startswith(folder + ".")
+
+
+def is_kernel(module: str, plugins: Sequence[str]) -> bool:
+    """A kernel module: neither a plug-in's nor the CLI's."""
+    return not any(within(module, f) for f in (*plugins, *SOLVER_KINDS, *TOP))

@@ -141,13 +141,15 @@ def kind_options() -> dict[str, tuple[SolverKind, Any, Any]]:
     return out
 
 
-def solver_options(models: LLMOptions, values: dict[str, Any]) -> SolverOptions:
+def solver_options(
+    models: LLMOptions, values: dict[str, Any], declared: dict[str, tuple[SolverKind, Any, Any]]
+) -> SolverOptions:
     """The run's :class:`SolverOptions` from the shared model options and the parsed values of
-    :func:`kind_options` (each kind's model validates its own; a bad value is an
-    :class:`InputError` naming the option)."""
+    the ``declared`` kind options (:func:`kind_options` when the command was made; each kind's
+    model validates its own; a bad value is an :class:`InputError` naming the option)."""
     own: dict[str, dict[str, Any]] = {}
     kinds: dict[str, SolverKind] = {}
-    for name, (kind, _, _) in kind_options().items():
+    for name, (kind, _, _) in declared.items():
         own.setdefault(kind.name, {})[name] = values[name]
         kinds[kind.name] = kind
     built = {}
@@ -185,7 +187,7 @@ def model_options(command: Callable[..., None]) -> Callable[..., None]:
     def wrapper(**values: Any) -> None:
         with errors():  # a bad option exits 2 before anything runs
             models = llm_options(**{name: values.pop(name) for name in MODEL_OPTIONS})
-            options = solver_options(models, {name: values.pop(name) for name in own})
+            options = solver_options(models, {name: values.pop(name) for name in own}, own)
         command(**values, options=options)
 
     wrapper.__signature__ = signature.replace(parameters=params)  # type: ignore[attr-defined]

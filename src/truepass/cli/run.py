@@ -22,6 +22,7 @@ from truepass.cli.common import (
     check_cache_setting,
     err_console,
     errors,
+    import_errors,
     judge_config,
     load,
     out_console,
@@ -36,7 +37,9 @@ from truepass.solvers import SolverOptions, make_solvers
 from truepass.solvers.registry import spec_help
 from truepass.suites.loader import Suite, load_suite
 
-SolverOpt = Annotated[list[str], typer.Option("--solver", help=spec_help())]
+with import_errors():  # a broken plug-in: one clear error, exit 2
+    SOLVER_HELP = spec_help()
+SolverOpt = Annotated[list[str], typer.Option("--solver", help=SOLVER_HELP)]
 SelectionOpt = Annotated[bool | None, typer.Option("--test-selection/--no-test-selection",
     help="Run the hidden tests related to the change first and stop at the first that fails "
     "(same verdicts; it first measures a coverage map per sample). Default: off.")]  # fmt: skip
