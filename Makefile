@@ -56,7 +56,8 @@ browser-deps:
 
 # The rebuild family (docs/rebuild-format.md): its gold programs come from Debian packages, and
 # its reference answers from their source packages (`apt-get source`, which needs a deb-src entry:
-# written below, beside the machine's own deb entries, if none exists).
+# if none exists, derived from the machine's own deb entries by scripts/deb_src_entries.sh, so
+# that a machine behind a local mirror gets its own mirror's sources).
 REBUILD_PACKAGES := bsdextrautils coreutils bc ed xxd man-db dpkg-dev make gcc
 REBUILD_SOURCES := /etc/apt/sources.list.d/truepass-src.sources
 
@@ -68,11 +69,8 @@ rebuild-deps:
 	done; \
 	update=""; \
 	if ! grep -rqs '^Types:.*deb-src\|^deb-src' /etc/apt/sources.list /etc/apt/sources.list.d/; then \
-	  echo "writing $(REBUILD_SOURCES) (deb-src, for apt-get source)"; \
-	  codename=$$(. /etc/os-release && echo $$VERSION_CODENAME); \
-	  printf 'Types: deb-src\nURIs: http://deb.debian.org/debian\nSuites: %s %s-updates\nComponents: main\nSigned-By: /usr/share/keyrings/debian-archive-keyring.gpg\n' \
-	    $$codename $$codename \
-	    | $$SUDO tee $(REBUILD_SOURCES) >/dev/null; update=1; \
+	  echo "writing $(REBUILD_SOURCES) (deb-src from this machine's deb entries, for apt-get source)"; \
+	  sh scripts/deb_src_entries.sh | $$SUDO tee $(REBUILD_SOURCES) >/dev/null; update=1; \
 	fi; \
 	if [ -n "$$missing$$update" ]; then \
 	  echo "installing system packages:$$missing"; \
