@@ -40,7 +40,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from truepass.answers import Answer
-from truepass.families.repair import runners
+from truepass.families.repair import languages, runners
 from truepass.families.repair.checks import RepairCheck
 from truepass.families.repair.judge import check_sample, judge
 from truepass.families.repair.patching import apply_to_sample
@@ -61,7 +61,9 @@ CONFIG = JudgeConfig()  # reruns=1: visible, hidden, then both again for a passi
 
 def use(warm: bool) -> None:
     """Every Python test run of this process warm (True) or cold (False)."""
-    runners.RUNNERS["python"] = runners.PytestRunner(warm=warm)
+    runner = languages.get("python").runner()
+    assert isinstance(runner, runners.PytestRunner)
+    runner.warm = warm
 
 
 def bare_args(sample: RepairSample, tests: dict[str, str]) -> list[str]:

@@ -34,7 +34,7 @@ class JudgeConfig(BaseModel):
     infra_retries: int = Field(2, ge=0, description="retries when the sandbox itself fails")
     test_selection: bool | None = Field(
         None,
-        description="hidden tests related to the change first (judges/selection.py); None "
+        description="hidden tests related to the change first (families/repair/selection.py); None "
         "(the default) is off: the coverage map costs more than selection saves "
         "(benchmarks/test_selection.py)",
     )

@@ -21,10 +21,11 @@ repair family's languages, the CLI) read their group here; a built-in name canno
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import cache
 from importlib import metadata
+from typing import Any
 
 from truepass.errors import InputError
 
@@ -75,3 +76,33 @@ def of_type(group: str, kind: type) -> list[tuple[str, object]]:
             )
         out.append((name, obj))
     return out
+
+
+# -- registrations made in this process (register() calls), for the processes that judge -------
+
+Registration = tuple[str, Callable[[Any], Any], object]
+"""(key, the registry's ``register`` function, what was registered)"""
+_local: dict[str, Registration] = {}
+
+
+def remember(key: str, register: Callable[[Any], Any], obj: object) -> None:
+    """Note a registration made by a call (not an entry point), so that the processes judging
+    for this one (Dask workers) can make it too (:func:`replay`)."""
+    _local[key] = (key, register, obj)
+
+
+def forget(key: str) -> None:
+    _local.pop(key, None)
+
+
+def local() -> tuple[Registration, ...]:
+    """This process's registrations by call (picklable: module-level functions, and classes or
+    objects a worker can import)."""
+    return tuple(_local.values())
+
+
+def replay(registrations: Iterable[Registration]) -> None:
+    """Make in this process the registrations another one made (each once)."""
+    for key, register, obj in registrations:
+        if key not in _local:
+            register(obj)

@@ -98,7 +98,7 @@ class CheckStatus(StrEnum):
 
 
 class AnswerKind(StrEnum):
-    """What a solver's answer holds (:class:`truepass.patches.apply.Answer`)."""
+    """What a solver's answer holds (:class:`truepass.answers.Answer`)."""
 
     NONE = "none"  # nothing usable could be read from the solver's output
     PATCH = "patch"  # a unified diff (empty: no change)

@@ -12,6 +12,7 @@ import pytest
 from truepass.families.repair.checks import RepairCheck
 from truepass.families.repair.family import RepairFamily
 from truepass.families.repair.judge import check_sample, judge
+from truepass.families.repair.languages.java import JAVA_MIN_TIMEOUT_S, JAVA_TIME_BUDGET_S
 from truepass.families.repair.schema import RepairSample
 from truepass.families.repair.solvers import templates
 from truepass.families.repair.solvers.java_mutations import (
@@ -22,11 +23,7 @@ from truepass.families.repair.solvers.java_mutations import (
 )
 from truepass.families.repair.solvers.java_templates import java_sources, line_mutants
 from truepass.families.repair.solvers.sbfl import Localisation, SuspiciousLine, all_lines
-from truepass.families.repair.solvers.templates import (
-    JAVA_MIN_TIMEOUT_S,
-    TemplateSolver,
-    candidates,
-)
+from truepass.families.repair.solvers.templates import TemplateSolver, candidates
 from truepass.judged import JudgeConfig
 from truepass.patches.apply import unified_diff
 from truepass.sandbox import Limits
@@ -220,7 +217,7 @@ def test_mutants_that_do_not_parse_are_dropped() -> None:
 def test_every_candidate_parses_and_broken_files_are_skipped() -> None:
     sample = _sample({CODE: OFF_BY_ONE, "src/demo/Broken.java": "class Broken { int f( }\n"})
     assert list(java_sources(sample)) == [CODE]
-    lines = all_lines(sample.files, ".java")
+    lines = all_lines(sample.files, "java")
     loc = Localisation("sbfl", lines)
     seen = set()
     for cand in candidates(sample, loc):
@@ -243,15 +240,15 @@ def test_candidates_follow_tier_then_operator_priority_then_rank() -> None:
 
 def test_all_lines_of_java_files_skip_comments() -> None:
     files = {"A.java": "// c\n/* d\n * e\n */\nclass A {\n\n}\n", "m.py": "x = 1\n"}
-    assert [(s.file, s.line) for s in all_lines(files, ".java")] == [("A.java", 5), ("A.java", 7)]
+    assert [(s.file, s.line) for s in all_lines(files, "java")] == [("A.java", 5), ("A.java", 7)]
     assert [s.file for s in all_lines(files)] == ["m.py"]
 
 
 def test_java_search_has_its_own_caps_and_timeout_floor(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Validation (mocked here) runs at most ``java_max_candidates`` candidates, each with a
+    """Validation (mocked here) runs at most the Java cap's candidates, each with a
     timeout of at least JAVA_MIN_TIMEOUT_S; the Python caps are left alone."""
     sample = _sample({CODE: OFF_BY_ONE})
-    loc = Localisation("sbfl", all_lines(sample.files, ".java"), failing=[f"{TEST}::t"])
+    loc = Localisation("sbfl", all_lines(sample.files, "java"), failing=[f"{TEST}::t"])
     seen: list[float] = []
 
     def never(sample, files, expected, prefilter, limits):  # type: ignore[no-untyped-def]
@@ -262,7 +259,7 @@ def test_java_search_has_its_own_caps_and_timeout_floor(monkeypatch: pytest.Monk
     monkeypatch.setattr(templates, "passes_visible", never)
     check = RepairCheck(sample_id=sample.id, valid=True, visible_ids=[f"{TEST}::t"])
     ctx = SolveContext(RepairFamily(), CONFIG, check)
-    solver = TemplateSolver(java_max_candidates=5)
+    solver = TemplateSolver(caps={"java": (5, JAVA_TIME_BUDGET_S)})
     assert (solver.max_candidates, solver.time_budget_s) == (200, 120.0)
     assert solver.solve(sample, 0, ctx) is None
     assert seen == [JAVA_MIN_TIMEOUT_S] * 5

@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+from truepass import plugins
 from truepass.errors import InputError, SandboxError, TruepassError
 from truepass.executors.base import ExecutorSpec, Job, OnDone
 from truepass.families.base import Family
@@ -42,8 +43,11 @@ class JobLost(SandboxError):
     """Dask gave up on a job (its workers kept dying): an infra error, never the solver's."""
 
 
-def run_job(job: Job) -> Any:
-    """Run one job in a worker process, with that process's family for it."""
+def run_job(job: Job, registered: tuple[plugins.Registration, ...] = ()) -> Any:
+    """Run one job in a worker process, with that process's family for it, after making the
+    registrations the run's process made by call (a family, solver kind or language of a test
+    or of a program that embeds truepass; installed plug-ins are found by each process)."""
+    plugins.replay(registered)
     return job.run(_worker_family(job.family))
 
 
@@ -189,6 +193,7 @@ class DaskExecutor:
         future = self.client.submit(
             run_job,
             job,
+            plugins.local(),
             key=f"truepass-{job.kind}-{self.run_id}-{key}",
             pure=False,
             retries=JOB_RETRIES,

@@ -15,6 +15,7 @@ from functools import cache
 
 from pydantic import BaseModel
 
+from truepass import plugins
 from truepass.errors import InputError
 from truepass.families.base import Family
 from truepass.families.formats import SuiteFormat
@@ -34,12 +35,14 @@ def register(family: type[Family]) -> type[Family]:
     if known is not None and known is not family:
         raise ValueError(f"a family named '{name}' is already registered ({known.__qualname__})")
     _registered[name] = family
+    plugins.remember(f"{plugins.FAMILIES}:{name}", register, family)
     return family
 
 
 def unregister(name: str) -> None:
     """Forget a family registered with :func:`register` (built-in ones stay)."""
     _registered.pop(name, None)
+    plugins.forget(f"{plugins.FAMILIES}:{name}")
 
 
 def names() -> list[str]:
@@ -81,8 +84,6 @@ def of_sample(sample: BaseModel) -> type[Family]:
 def _plugins() -> dict[str, type[Family]]:
     """Families of installed plug-ins, by the name each declares (the entry point's name is
     only a label); one that takes a built-in name is an error."""
-    from truepass import plugins
-
     out: dict[str, type[Family]] = {}
     for label, family in plugins.of_type(plugins.FAMILIES, Family):
         name = family.name  # type: ignore[union-attr]

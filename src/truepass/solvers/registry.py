@@ -19,6 +19,7 @@ from functools import cache
 
 from pydantic import BaseModel
 
+from truepass import plugins
 from truepass.errors import InputError
 from truepass.solvers.base import Solver
 from truepass.solvers.settings import LLMOptions
@@ -75,12 +76,14 @@ def register(kind: SolverKind) -> SolverKind:
     if known is not None and known is not kind:
         raise ValueError(f"a solver kind named '{kind.name}' is already registered")
     _registered[kind.name] = kind
+    plugins.remember(f"{plugins.SOLVERS}:{kind.name}", register, kind)
     return kind
 
 
 def unregister(name: str) -> None:
     """Forget a kind registered with :func:`register` (built-in ones stay)."""
     _registered.pop(name, None)
+    plugins.forget(f"{plugins.SOLVERS}:{name}")
 
 
 def kinds() -> list[SolverKind]:
@@ -159,8 +162,6 @@ def _builtin() -> dict[str, SolverKind]:
 
 @cache
 def _plugins() -> dict[str, SolverKind]:
-    from truepass import plugins
-
     out: dict[str, SolverKind] = {}
     for label, kind in plugins.of_type(plugins.SOLVERS, SolverKind):
         assert isinstance(kind, SolverKind)

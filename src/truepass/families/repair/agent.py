@@ -14,6 +14,7 @@ import shlex
 from pathlib import Path
 
 from truepass.agentic.task import AgentTask
+from truepass.families.repair import languages
 from truepass.families.repair.javarun import JUNIT_JARS, junit_test_classes
 from truepass.families.repair.schema import RepairSample
 from truepass.families.repair.testrun import is_pytest_command
@@ -24,9 +25,13 @@ ENV = {"PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"}
 
 
 def test_command(sample: RepairSample) -> str:
-    """The shell command that runs the visible tests in the agent's workspace."""
-    if sample.language == "java":
-        return java_test_command(sample)
+    """The shell command that runs the visible tests in the agent's workspace (the sample's
+    language's)."""
+    return languages.get(sample.language).agent_test_command(sample)
+
+
+def python_test_command(sample: RepairSample) -> str:
+    """pytest on the visible tests, as the judge runs them (or the sample's own command)."""
     if sample.test_command is None:
         argv = [*PYTEST, *sorted(sample.tests.visible)]
     elif is_pytest_command(sample.test_command):
@@ -76,8 +81,8 @@ def repair_agent_task(sample: RepairSample) -> AgentTask:
         instructions=instructions(sample),
         test_command=test_command(sample),
         env=ENV,
-        address_space=sample.language != "java",  # a JVM needs no RLIMIT_AS (docs/sandbox.md)
+        address_space=languages.get(sample.language).agent_address_space,  # docs/sandbox.md
     )
 
 
-__all__ = ["repair_agent_task", "test_command"]
+__all__ = ["java_test_command", "python_test_command", "repair_agent_task", "test_command"]

@@ -23,6 +23,7 @@ from pathlib import Path
 
 from truepass.answers import Answer
 from truepass.errors import PatchError, SandboxError
+from truepass.families.repair import languages
 from truepass.families.repair.patching import apply_to_sample
 from truepass.families.repair.probecompare import Case, Verdicts, judge_case
 from truepass.families.repair.probetargets import Target, find_targets, shadow_source
@@ -227,7 +228,7 @@ def flag_attempt(
     stands. None when the check does not apply (not asked for, not passing, no answer)."""
     if not wanted(config) or judged.verdict not in CHECKED or answer is None:
         return None
-    if sample.language != "python":  # the probe is a pytest plugin: Python samples only
+    if not languages.get(sample.language).differential:  # the probe is a pytest plugin
         return None
     try:
         code = apply_to_sample(sample, answer).files

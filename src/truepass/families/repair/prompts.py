@@ -7,6 +7,7 @@ from pathlib import Path, PurePosixPath
 from typing import Any, Literal, get_args
 
 from truepass.errors import InputError
+from truepass.families.repair import languages
 from truepass.families.repair.context import (
     called_by_tests,
     split_units,
@@ -23,7 +24,6 @@ LANGUAGES = {
     ".py": "python", ".pyi": "python", ".java": "java", ".toml": "toml", ".json": "json",
     ".md": "markdown",
 }  # fmt: skip
-LANGUAGE_NAMES = {"python": "Python", "java": "Java"}  # a sample's language, as prompts say it
 Messages = list[dict[str, str]]
 
 
@@ -147,7 +147,7 @@ def _base_context(
     return {
         "variant": variant,
         "sample_id": sample.id,
-        "language_name": LANGUAGE_NAMES[sample.language],
+        "language_name": languages.get(sample.language).title,
         "description": sample.description,
         "focus": hints,
         "visible_tests": [_file_view(p, t, 0) for p, t in sample.tests.visible.items()],

@@ -3,43 +3,18 @@
 A runner lays out the code and the pristine tests in a fresh sandboxed workspace, runs them and
 reads per-test outcomes from the harness's own result channel (never from the candidate's
 output) into a :class:`~truepass.sandbox.testrun.TestRun`. The judge, the verdicts and
-everything above them only see that :class:`TestRun`: a second language is a runner here and a
-parser of its results, nothing more (docs/architecture.md).
+everything above them only see that :class:`TestRun`; each language gives its runner
+(:meth:`truepass.families.repair.languages.Language.runner`, docs/architecture.md).
 """
 
 from __future__ import annotations
 
-from typing import Protocol
-
-from truepass.families.repair.javarun import JUnitRunner
+from truepass.families.repair import languages
+from truepass.families.repair.languages.base import TestRunner
 from truepass.families.repair.schema import RepairSample
 from truepass.families.repair.testrun import is_pytest_command, run_tests
 from truepass.sandbox.models import Limits
 from truepass.sandbox.testrun import TestRun
-
-
-class TestRunner(Protocol):
-    """Runs a sample's tests in the sandbox."""
-
-    __test__ = False  # not a pytest test class
-
-    def run(
-        self,
-        sample: RepairSample,
-        code: dict[str, str],
-        tests: dict[str, str],
-        *,
-        limits: Limits,
-        coverage: bool = False,
-        first: list[str] | None = None,
-    ) -> TestRun:
-        """One sandboxed test run; ``coverage`` and ``first`` (tests run first, stopping at the
-        first that fails) only where :meth:`per_test` holds."""
-        ...
-
-    def per_test(self, sample: RepairSample) -> bool:
-        """Does this sample's run report per-test outcomes (needed for test selection)?"""
-        ...
 
 
 class PytestRunner:
@@ -73,9 +48,6 @@ class PytestRunner:
         return is_pytest_command(sample.test_command)
 
 
-RUNNERS: dict[str, TestRunner] = {"python": PytestRunner(), "java": JUnitRunner()}
-
-
 def runner_for(sample: RepairSample) -> TestRunner:
-    """The runner of ``sample.language`` (the schema admits only languages listed here)."""
-    return RUNNERS[sample.language]
+    """The runner of the sample's language (:mod:`truepass.families.repair.languages`)."""
+    return languages.get(sample.language).runner()

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections import Counter
 from pathlib import PurePosixPath
-from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
@@ -51,12 +50,6 @@ def is_test_or_runner_file(path: str) -> bool:
         or name.endswith("_test.py")
         or "tests" in dirs
     )
-
-
-LANGUAGES = ("python", "java")
-"""The languages a repair sample may be written in (each has a test runner:
-``families/repair/runners.py``)."""
-Language = Literal["python", "java"]
 
 
 class _Strict(BaseModel):
@@ -139,7 +132,10 @@ class RepairSample(_Strict):
     """One defect of a repair suite (one JSONL line)."""
 
     id: str = Field(min_length=1, pattern=r"^[A-Za-z0-9][A-Za-z0-9._/-]*$")
-    language: Language
+    language: str = Field(
+        description="what the sample is written in: a known language "
+        "(:mod:`truepass.families.repair.languages`: python, java, a plug-in's)"
+    )
     defect_type: str = Field(min_length=1)
     description: str = Field(min_length=1)
     files: dict[str, str]
@@ -166,16 +162,20 @@ class RepairSample(_Strict):
             raise ValueError("must be a non-empty list of non-empty strings (an argv)")
         return v
 
+    @field_validator("language")
+    @classmethod
+    def _known_language(cls, v: str) -> str:
+        from truepass.families.repair import languages
+
+        if v not in languages.names():
+            raise ValueError(f"unknown language '{v}' (known: {', '.join(languages.names())})")
+        return v
+
     @model_validator(mode="after")
     def _consistent(self) -> RepairSample:
-        if self.language == "java":
-            if self.test_command is not None:
-                raise ValueError(
-                    "'test_command' is for Python samples; a Java sample's tests are the JUnit 4 "
-                    "classes of its test files (docs/suite-format.md, Java samples)"
-                )
-            if not any(p.endswith(".java") for p in self.tests.visible):
-                raise ValueError("a Java sample needs a JUnit test class (.java) in tests.visible")
+        from truepass.families.repair import languages
+
+        languages.get(self.language).validate(self)
         tests = set(self.tests.visible) | set(self.tests.hidden)
         clash = tests & set(self.files)
         if clash:

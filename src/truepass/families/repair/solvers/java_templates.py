@@ -1,6 +1,7 @@
 """``baseline:templates`` on Java samples: statement templates and the candidate stream.
 
-The Java half of :mod:`.templates`, chosen there by ``sample.language``; localisation and
+The Java half of :mod:`.templates`, chosen there through the Java language
+(:mod:`truepass.families.repair.languages.java`); localisation and
 validation are shared (:mod:`.sbfl`). Expression operators are in :mod:`.java_mutations`; here are
 the statement templates (null guards, return swap, swap of two adjacent statements, removal) and
 :func:`java_candidates`, which ranks candidates exactly as the Python tool does: suspiciousness
@@ -9,7 +10,7 @@ source, mutants that do not parse dropped.
 
 Every candidate costs one JVM (about 1-2 s) to validate, so the Java search has its own caps
 and a floor on a candidate's timeout (``JAVA_MAX_CANDIDATES``, ``JAVA_TIME_BUDGET_S``,
-``JAVA_MIN_TIMEOUT_S`` in :mod:`.templates`).
+``JAVA_MIN_TIMEOUT_S`` in :mod:`truepass.families.repair.languages.java`).
 """
 
 from __future__ import annotations

@@ -16,6 +16,7 @@ import re
 from dataclasses import dataclass, field
 
 from truepass.errors import SandboxError
+from truepass.families.repair import languages
 from truepass.families.repair.judge import phase_result
 from truepass.families.repair.runners import runner_for
 from truepass.families.repair.schema import RepairSample
@@ -23,8 +24,6 @@ from truepass.sandbox import Limits
 from truepass.sandbox.testrun import TestRun
 
 GIVEN_SCORE = 2.0  # above any Ochiai score (at most 1.0): given fault lines rank first
-CODE_SUFFIXES = {"python": ".py", "java": ".java"}  # the code files localisation ranks
-_COMMENT_STARTS = {".py": ("#",), ".java": ("//", "/*", "*")}
 
 
 @dataclass(frozen=True)
@@ -99,15 +98,11 @@ def rank_lines(
     return ranked
 
 
-def code_suffix(sample: RepairSample) -> str:
-    """The extension of the sample's code files that localisation ranks (``.py``, ``.java``)."""
-    return CODE_SUFFIXES[sample.language]
-
-
-def all_lines(files: dict[str, str], suffix: str = ".py") -> list[SuspiciousLine]:
-    """Every non-blank, non-comment line of the code files (``suffix``: Python's by default),
-    in file and line order (score 0)."""
-    comment = _COMMENT_STARTS[suffix]
+def all_lines(files: dict[str, str], language: str = "python") -> list[SuspiciousLine]:
+    """Every non-blank, non-comment line of the code files of ``language``, in file and line
+    order (score 0)."""
+    lang = languages.get(language)
+    suffix, comment = lang.code_suffix, lang.comment_starts
     out = []
     for path in sorted(files):
         if path.endswith(suffix):
@@ -132,7 +127,7 @@ def localise(
     ``expected`` holds the visible test ids (from the sample check). With ``given_fault`` the
     sample's fault lines come first, then the SBFL ranking of the remaining lines.
     """
-    suffix = code_suffix(sample)
+    suffix = languages.get(sample.language).code_suffix
     files = sorted(p for p in sample.files if p.endswith(suffix))
     run: TestRun | None
     try:
@@ -162,7 +157,7 @@ def localise(
             if not run.coverage
             else "no line covered by a failing test"
         )
-        ranked = all_lines(sample.files, suffix)
+        ranked = all_lines(sample.files, sample.language)
     if given_fault:
         first = given_lines(sample)
         seen = {(s.file, s.line) for s in first}

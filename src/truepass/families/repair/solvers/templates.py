@@ -20,9 +20,10 @@ from __future__ import annotations
 
 import ast
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 
 from truepass.answers import Answer
+from truepass.families.repair import languages
 from truepass.families.repair.checks import RepairCheck
 from truepass.families.repair.schema import RepairSample
 from truepass.families.repair.solvers.candidates import Candidate, ranked_candidates
@@ -50,11 +51,6 @@ from truepass.pycode.sourcefile import (
 )
 from truepass.sandbox import Limits
 from truepass.solvers.base import SolveContext, SolverBase
-
-# The Java search's caps (Java samples: :mod:`.java_templates`): each validation starts a JVM.
-JAVA_MAX_CANDIDATES = 100  # candidates validated per sample
-JAVA_TIME_BUDGET_S = 180.0  # seconds of search per sample
-JAVA_MIN_TIMEOUT_S = 6.0  # floor of a candidate run's timeout
 
 _EMPTY_RESULT = {
     "len": "0", "sum": "0", "int": "0", "float": "0", "abs": "0", "round": "0", "str": '""',
@@ -202,18 +198,18 @@ def line_mutants(src: SourceFile, line: int, excs: list[str], per_op: int = 12) 
 
 
 def candidates(sample: RepairSample, loc: Localisation, per_op: int = 12) -> Iterator[Candidate]:
-    """Candidates in order: suspiciousness tier, then operator priority, then line rank.
+    """Candidates in order: suspiciousness tier, then operator priority, then line rank, from
+    the operators of the sample's language (none: no candidates).
 
     Mutants that do not parse, change nothing, or repeat an earlier result are skipped.
-    Java samples get the Java operators (:mod:`.java_templates`).
     """
-    if sample.language == "java":
-        from truepass.families.repair.solvers.java_templates import (
-            java_candidates,  # tree-sitter: only for Java
-        )
+    yield from languages.get(sample.language).template_candidates(sample, loc, per_op) or ()
 
-        yield from java_candidates(sample, loc, per_op=per_op)
-        return
+
+def python_candidates(
+    sample: RepairSample, loc: Localisation, per_op: int = 12
+) -> Iterator[Candidate]:
+    """Python's candidates: the expression operators and the statement templates."""
     sources: dict[str, SourceFile] = {}
     for path, text in sample.files.items():
         if path.endswith(".py"):
@@ -241,8 +237,9 @@ class TemplateSolver(SolverBase):
         candidate_timeout_s: wall-clock limit of one candidate test run; by default a few
             times the buggy run's duration (at least 3 s), never more than the judge's limit.
         per_operator: at most this many mutants of one operator on one line.
-        java_max_candidates, java_time_budget_s: the two caps for Java samples, where each
-            validation starts a JVM (``JAVA_MAX_CANDIDATES``, ``JAVA_TIME_BUDGET_S``).
+        caps: language -> (max candidates, seconds) where not the language's own
+            (:attr:`~truepass.families.repair.languages.Language.template_caps`: Java's, where
+            each validation starts a JVM) or the two above.
     """
 
     def __init__(
@@ -253,8 +250,7 @@ class TemplateSolver(SolverBase):
         time_budget_s: float = 120.0,
         candidate_timeout_s: float | None = None,
         per_operator: int = 12,
-        java_max_candidates: int = JAVA_MAX_CANDIDATES,
-        java_time_budget_s: float = JAVA_TIME_BUDGET_S,
+        caps: Mapping[str, tuple[int, float]] | None = None,
     ) -> None:
         self.given_fault = given_fault
         self.name = "baseline:templates+fault" if given_fault else "baseline:templates"
@@ -262,8 +258,7 @@ class TemplateSolver(SolverBase):
         self.time_budget_s = time_budget_s
         self.candidate_timeout_s = candidate_timeout_s
         self.per_operator = per_operator
-        self.java_max_candidates = java_max_candidates
-        self.java_time_budget_s = java_time_budget_s
+        self.caps = dict(caps or {})
 
     families = frozenset({"repair"})  # a repair tool: runs refuse it on other task families
 
@@ -279,14 +274,17 @@ class TemplateSolver(SolverBase):
         if not ctx.check.valid or not expected:
             return None
         loc = localise(sample, expected, ctx.config.limits, given_fault=self.given_fault)
-        java = sample.language == "java"
+        language = languages.get(sample.language)
         limits = ctx.config.limits.model_copy(
-            update={"timeout_s": self._timeout(loc, ctx.config.limits, java)}
+            update={"timeout_s": self._timeout(loc, ctx.config.limits, language.min_timeout_s)}
         )
         cap, budget = (
-            (self.java_max_candidates, self.java_time_budget_s)
-            if java
-            else (self.max_candidates, self.time_budget_s)
+            self.caps.get(sample.language)
+            or language.template_caps
+            or (
+                self.max_candidates,
+                self.time_budget_s,
+            )
         )
         prefilter = failing_subset(sample, loc, expected)
         infra = 0
@@ -301,8 +299,7 @@ class TemplateSolver(SolverBase):
                 return self._answer(sample, loc, cand, tried, infra, started)
         return None
 
-    def _timeout(self, loc: Localisation, limits: Limits, java: bool = False) -> float:
-        floor = JAVA_MIN_TIMEOUT_S if java else 3.0
+    def _timeout(self, loc: Localisation, limits: Limits, floor: float = 3.0) -> float:
         want = self.candidate_timeout_s or max(floor, 4.0 * loc.duration_s)
         return min(limits.timeout_s, want)
 

@@ -24,6 +24,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from truepass.answers import Answer
+from truepass.families.repair import languages
 from truepass.families.repair.checks import RepairCheck
 from truepass.families.repair.judge import ROOT_CAUSE
 from truepass.families.repair.model import MAX_PROMPT_TOKENS, PROMPT_MARGIN
@@ -91,7 +92,7 @@ class WorkflowSolver(LLMSolver):
         expected = list(check.visible_ids)
         if not check.valid or not expected:
             return None
-        if sample.language != "python":
+        if not languages.get(sample.language).workflow:
             return Answer(no_patch=True, meta={"parse_detail": PYTHON_ONLY})
         return _Attempt(self, sample, attempt, ctx, check, expected).run()
 

@@ -1,0 +1,90 @@
+"""What a language gives the repair family (docs/architecture.md, "Repair: languages").
+
+Everything of repair that depends on what a sample is written in asks the sample's language
+(:func:`truepass.families.repair.languages.get`): how its tests run in the sandbox and report
+per-test outcomes (the runner), which files are its code, how prompts name it, how an agent runs
+its visible tests, and what it can do beyond that. A capability a language lacks is ``None`` (or
+``False``) and the feature that needs it says so, never guesses.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol
+
+if TYPE_CHECKING:
+    from truepass.sandbox.models import Limits
+    from truepass.sandbox.testrun import TestRun
+
+# A language reads samples and localisations without importing their modules (they import the
+# language registry): a sample is a ``RepairSample``, a localisation ``solvers.sbfl``'s
+# ``Localisation``, a candidate ``solvers.candidates``' ``Candidate``.
+
+
+class TestRunner(Protocol):
+    """Runs a sample's tests in the sandbox."""
+
+    __test__ = False  # not a pytest test class
+
+    def run(
+        self,
+        sample: Any,
+        code: dict[str, str],
+        tests: dict[str, str],
+        *,
+        limits: Limits,
+        coverage: bool = False,
+        first: list[str] | None = None,
+    ) -> TestRun:
+        """One sandboxed test run; ``coverage`` and ``first`` (tests run first, stopping at the
+        first that fails) only where :meth:`per_test` holds."""
+        ...
+
+    def per_test(self, sample: Any) -> bool:
+        """Does this sample's run report per-test outcomes (needed for test selection)?"""
+        ...
+
+
+class Language:
+    """One language of repair samples. Subclass it, set the class attributes, give a
+    :meth:`runner`; then ship it as ``families/repair/languages/NAME.py`` (defining
+    ``LANGUAGE``) or through the ``truepass.languages`` entry point of a package of your own."""
+
+    name: ClassVar[str]
+    """as a sample's ``language`` field spells it"""
+    title: ClassVar[str]
+    """as prompts name it ("Python")"""
+    fence: ClassVar[str]
+    """the info string of its fenced code blocks in prompts and answers"""
+    code_suffix: ClassVar[str]
+    """the extension of its code files (what localisation ranks and prompts show as code)"""
+    comment_starts: ClassVar[tuple[str, ...]]
+    """how a comment line starts (lines that are only comment are never suspicious)"""
+    agent_address_space: ClassVar[bool] = True
+    """whether an agent's commands run under the address-space limit (a JVM's do not)"""
+    differential: ClassVar[bool] = False
+    """whether the differential check against the reference fix applies (a pytest plugin)"""
+    workflow: ClassVar[bool] = False
+    """whether ``workflow:MODEL`` works on its samples"""
+    min_timeout_s: ClassVar[float] = 3.0
+    """the floor of a candidate test run's timeout in ``baseline:templates``' search"""
+    template_caps: ClassVar[tuple[int, float] | None] = None
+    """``baseline:templates``' own caps for it (candidates, seconds) where a validation costs
+    more than Python's; None: the solver's"""
+
+    def runner(self) -> TestRunner:
+        """How its tests run in the sandbox (one shared instance)."""
+        raise NotImplementedError
+
+    def validate(self, sample: Any) -> None:
+        """Refuse a sample it cannot run (``ValueError``, read by the suite loader as the
+        sample's error); the default accepts every sample."""
+
+    def agent_test_command(self, sample: Any) -> str:
+        """The shell command that runs the visible tests in an agent's workspace."""
+        raise NotImplementedError
+
+    def template_candidates(self, sample: Any, loc: Any, per_op: int) -> Iterator[Any] | None:
+        """``baseline:templates``' candidates for the sample, in search order; None: the
+        language has no mutation operators (the solver answers nothing)."""
+        return None

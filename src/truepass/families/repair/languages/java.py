@@ -1,0 +1,57 @@
+"""Java samples: javac and JUnit 4 in the sandbox's JVM (``javarun``), tree-sitter-java for what
+reads the code (fake-fix detectors, the template baseline's operators, method splicing)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from functools import cache
+from typing import Any
+
+from truepass.families.repair.languages.base import Language, TestRunner
+
+JAVA_MAX_CANDIDATES = 100  # candidates baseline:templates validates per sample
+JAVA_TIME_BUDGET_S = 180.0  # seconds of its search per sample: each validation starts a JVM
+JAVA_MIN_TIMEOUT_S = 6.0  # floor of a candidate run's timeout
+
+
+class Java(Language):
+    name = "java"
+    title = "Java"
+    fence = "java"
+    code_suffix = ".java"
+    comment_starts = ("//", "/*", "*")
+    agent_address_space = False  # a JVM reserves far more address space than it uses
+    template_caps = (JAVA_MAX_CANDIDATES, JAVA_TIME_BUDGET_S)
+    min_timeout_s = JAVA_MIN_TIMEOUT_S
+
+    def runner(self) -> TestRunner:
+        return _runner()
+
+    def validate(self, sample: Any) -> None:
+        if sample.test_command is not None:
+            raise ValueError(
+                "'test_command' is for Python samples; a Java sample's tests are the JUnit 4 "
+                "classes of its test files (docs/suite-format.md, Java samples)"
+            )
+        if not any(p.endswith(".java") for p in sample.tests.visible):
+            raise ValueError("a Java sample needs a JUnit test class (.java) in tests.visible")
+
+    def agent_test_command(self, sample: Any) -> str:
+        from truepass.families.repair.agent import java_test_command
+
+        return java_test_command(sample)
+
+    def template_candidates(self, sample: Any, loc: Any, per_op: int) -> Iterator[Any] | None:
+        from truepass.families.repair.solvers.java_templates import java_candidates
+
+        return java_candidates(sample, loc, per_op=per_op)
+
+
+@cache
+def _runner() -> TestRunner:
+    from truepass.families.repair.javarun import JUnitRunner
+
+    return JUnitRunner()
+
+
+LANGUAGE = Java()

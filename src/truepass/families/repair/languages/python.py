@@ -1,0 +1,42 @@
+"""Python samples: pytest in the sandbox, warm where it can be (docs/sandbox.md)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from functools import cache
+from typing import Any
+
+from truepass.families.repair.languages.base import Language, TestRunner
+
+
+class Python(Language):
+    name = "python"
+    title = "Python"
+    fence = "python"
+    code_suffix = ".py"
+    comment_starts = ("#",)
+    differential = True
+    workflow = True
+
+    def runner(self) -> TestRunner:
+        return _runner()
+
+    def agent_test_command(self, sample: Any) -> str:
+        from truepass.families.repair.agent import python_test_command
+
+        return python_test_command(sample)
+
+    def template_candidates(self, sample: Any, loc: Any, per_op: int) -> Iterator[Any] | None:
+        from truepass.families.repair.solvers.templates import python_candidates
+
+        return python_candidates(sample, loc, per_op=per_op)
+
+
+@cache
+def _runner() -> TestRunner:
+    from truepass.families.repair.runners import PytestRunner
+
+    return PytestRunner()
+
+
+LANGUAGE = Python()
