@@ -21,11 +21,12 @@ repair family's languages, the CLI) read their group here; a built-in name canno
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+import importlib
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
 from importlib import metadata
-from typing import Any
+from typing import Generic, TypeVar
 
 from truepass.errors import InputError
 
@@ -80,15 +81,15 @@ def of_type(group: str, kind: type) -> list[tuple[str, object]]:
 
 # -- registrations made in this process (register() calls), for the processes that judge -------
 
-Registration = tuple[str, Callable[[Any], Any], object]
-"""(key, the registry's ``register`` function, what was registered)"""
+Registration = tuple[str, str, object]
+"""(key, the module whose ``REGISTRY`` took it, what was registered)"""
 _local: dict[str, Registration] = {}
 
 
-def remember(key: str, register: Callable[[Any], Any], obj: object) -> None:
+def remember(key: str, registry_module: str, obj: object) -> None:
     """Note a registration made by a call (not an entry point), so that the processes judging
     for this one (Dask workers) can make it too (:func:`replay`)."""
-    _local[key] = (key, register, obj)
+    _local[key] = (key, registry_module, obj)
 
 
 def forget(key: str) -> None:
@@ -96,13 +97,102 @@ def forget(key: str) -> None:
 
 
 def local() -> tuple[Registration, ...]:
-    """This process's registrations by call (picklable: module-level functions, and classes or
-    objects a worker can import)."""
+    """This process's registrations by call (picklable: the registry's module by name, and a
+    class or object the worker can import)."""
     return tuple(_local.values())
 
 
 def replay(registrations: Iterable[Registration]) -> None:
     """Make in this process the registrations another one made (each once)."""
-    for key, register, obj in registrations:
+    for key, registry_module, obj in registrations:
         if key not in _local:
-            register(obj)
+            importlib.import_module(registry_module).REGISTRY.register(obj)
+
+
+T = TypeVar("T")
+
+
+class Registry(Generic[T]):
+    """Plug-ins of one kind by name: the built-in ones (listed without loading them, loaded when
+    asked for), those of installed packages (the entry points of ``group``), and those
+    registered by call. The family, solver-kind and language registries are instances.
+
+    Args:
+        what: what the plug-ins are, as errors name them ("task family").
+        group: the entry-point group.
+        kind: the type every plug-in object is (or subclasses, for a class).
+        name_of: a plug-in's name.
+        builtin_names: the built-in names, in order, without loading them.
+        load_builtin: the built-in plug-in of a name.
+        field: the input field an unknown name is an error of.
+        module: the module that holds this registry as ``REGISTRY`` (where a Dask worker finds
+            it to replay a registration).
+    """
+
+    def __init__(
+        self,
+        what: str,
+        group: str,
+        kind: type,
+        name_of: Callable[[T], str],
+        builtin_names: Callable[[], Sequence[str]],
+        load_builtin: Callable[[str], T],
+        field: str,
+        module: str,
+    ) -> None:
+        self.what, self.group, self.kind, self.field = what, group, kind, field
+        self.module = module
+        self._name_of, self._builtin_names, self._load = name_of, builtin_names, load_builtin
+        self._registered: dict[str, T] = {}
+        self._plugins: dict[str, T] | None = None
+
+    def register(self, obj: T) -> T:
+        """Make ``obj`` known by its name; another under a known name is a ``ValueError``."""
+        name = self._name_of(obj)
+        known = self._registered.get(name) or self.plugins().get(name)
+        if known is None and name in self._builtin_names():
+            known = self._load(name)
+        if known is not None and known is not obj:
+            raise ValueError(f"a {self.what} named '{name}' is already registered")
+        self._registered[name] = obj
+        remember(f"{self.group}:{name}", self.module, obj)
+        return obj
+
+    def unregister(self, name: str) -> None:
+        """Forget what :meth:`register` made known (built-in ones and plug-ins stay)."""
+        self._registered.pop(name, None)
+        forget(f"{self.group}:{name}")
+
+    def names(self) -> list[str]:
+        """Every known name: the built-in ones in their order, the plug-ins', the registered."""
+        out = list(self._builtin_names())
+        out += [n for n in [*self.plugins(), *self._registered] if n not in out]
+        return out
+
+    def get(self, name: str) -> T:
+        """The plug-in called ``name``; :class:`InputError` naming the known ones if none is."""
+        if name in self._registered:
+            return self._registered[name]
+        if name in self._builtin_names():
+            return self._load(name)
+        if name in self.plugins():
+            return self.plugins()[name]
+        raise InputError(
+            f"unknown {self.what} '{name}' (known: {', '.join(self.names())})", field=self.field
+        )
+
+    def plugins(self) -> dict[str, T]:
+        """The installed packages' plug-ins of this kind, loaded once; one that takes a known
+        name is an :class:`InputError`."""
+        if self._plugins is None:
+            found: dict[str, T] = {}
+            for label, obj in of_type(self.group, self.kind):
+                name = self._name_of(obj)  # type: ignore[arg-type]
+                if name in self._builtin_names() or name in found:
+                    raise InputError(
+                        f"the plug-in '{label}' ({self.group}) declares the {self.what} "
+                        f"'{name}', which is already known; rename it"
+                    )
+                found[name] = obj  # type: ignore[assignment]
+            self._plugins = found
+        return self._plugins

@@ -24,41 +24,26 @@ DEFAULT = "repair"
 """The family of a suite line without a ``"family"`` field, and of every default that names one:
 the one place it is named."""
 
-_registered: dict[str, type[Family]] = {}
-
 
 def register(family: type[Family]) -> type[Family]:
     """Make ``family`` known by its ``name`` (usable as a class decorator). Registering another
     class under a built-in or taken name is an error."""
-    name = family.name
-    known = _registered.get(name) or (_builtin(name) if name in _builtin_names() else None)
-    if known is not None and known is not family:
-        raise ValueError(f"a family named '{name}' is already registered ({known.__qualname__})")
-    _registered[name] = family
-    plugins.remember(f"{plugins.FAMILIES}:{name}", register, family)
-    return family
+    return REGISTRY.register(family)
 
 
 def unregister(name: str) -> None:
     """Forget a family registered with :func:`register` (built-in ones stay)."""
-    _registered.pop(name, None)
-    plugins.forget(f"{plugins.FAMILIES}:{name}")
+    REGISTRY.unregister(name)
 
 
 def names() -> list[str]:
-    """Every known family name."""
-    return sorted(set(_builtin_names()) | set(_plugins()) | set(_registered))
+    """Every known family name, sorted."""
+    return sorted(REGISTRY.names())
 
 
 def get(name: str) -> type[Family]:
     """The family called ``name``; :class:`InputError` naming the known ones if there is none."""
-    if name in _registered:
-        return _registered[name]
-    if name in _builtin_names():
-        return _builtin(name)
-    if name in _plugins():
-        return _plugins()[name]
-    raise InputError(f"unknown task family '{name}' (known: {', '.join(names())})", field="family")
+    return REGISTRY.get(name)
 
 
 def formats() -> dict[str, SuiteFormat]:
@@ -80,30 +65,14 @@ def of_sample(sample: BaseModel) -> type[Family]:
     raise InputError(f"no task family has samples of type {type(sample).__name__}")
 
 
-@cache
-def _plugins() -> dict[str, type[Family]]:
-    """Families of installed plug-ins, by the name each declares (the entry point's name is
-    only a label); one that takes a built-in name is an error."""
-    out: dict[str, type[Family]] = {}
-    for label, family in plugins.of_type(plugins.FAMILIES, Family):
-        name = family.name  # type: ignore[union-attr]
-        if name in _builtin_names() or name in out:
-            raise InputError(
-                f"the plug-in '{label}' ({plugins.FAMILIES}) declares the family '{name}', "
-                "which is already known; rename it"
-            )
-        out[name] = family  # type: ignore[assignment]
-    return out
-
-
 def builtin_modules() -> dict[str, str]:
     """Built-in family name -> its package (``truepass.families.NAME``): where the CLI looks for
     a family's commands (``cli.py``) and the solver registry for its solver kinds."""
-    return {name: f"truepass.families.{name.replace('-', '_')}" for name in _builtin_names()}
+    return {name: f"truepass.families.{name.replace('-', '_')}" for name in _builtin_listing()}
 
 
 @cache
-def _builtin_names() -> tuple[str, ...]:
+def _builtin_listing() -> tuple[str, ...]:
     from truepass import families
 
     return tuple(
@@ -116,3 +85,9 @@ def _builtin(name: str) -> type[Family]:
     module = importlib.import_module(f"truepass.families.{name.replace('-', '_')}")
     family: type[Family] = module.FAMILY
     return family
+
+
+REGISTRY: plugins.Registry[type[Family]] = plugins.Registry(
+    "task family", plugins.FAMILIES, Family, lambda f: f.name,
+    _builtin_listing, _builtin, field="family", module=__name__,
+)  # fmt: skip

@@ -66,29 +66,20 @@ class SolverKind:
         return spec == self.name or spec.startswith(self.name + ":")
 
 
-_registered: dict[str, SolverKind] = {}
-
-
 def register(kind: SolverKind) -> SolverKind:
     """Make ``kind`` known (a test, or a program that embeds truepass); a taken name is an
     error."""
-    known = _builtin().get(kind.name) or _plugins().get(kind.name) or _registered.get(kind.name)
-    if known is not None and known is not kind:
-        raise ValueError(f"a solver kind named '{kind.name}' is already registered")
-    _registered[kind.name] = kind
-    plugins.remember(f"{plugins.SOLVERS}:{kind.name}", register, kind)
-    return kind
+    return REGISTRY.register(kind)
 
 
 def unregister(name: str) -> None:
     """Forget a kind registered with :func:`register` (built-in ones stay)."""
-    _registered.pop(name, None)
-    plugins.forget(f"{plugins.SOLVERS}:{name}")
+    REGISTRY.unregister(name)
 
 
 def kinds() -> list[SolverKind]:
     """Every known kind: the built-in ones in their order, then plug-ins', then registered."""
-    return [*_builtin().values(), *_plugins().values(), *_registered.values()]
+    return [REGISTRY.get(name) for name in REGISTRY.names()]
 
 
 def spec_help() -> str:
@@ -160,15 +151,7 @@ def _builtin() -> dict[str, SolverKind]:
     return out
 
 
-@cache
-def _plugins() -> dict[str, SolverKind]:
-    out: dict[str, SolverKind] = {}
-    for label, kind in plugins.of_type(plugins.SOLVERS, SolverKind):
-        assert isinstance(kind, SolverKind)
-        if kind.name in _builtin() or kind.name in out:
-            raise InputError(
-                f"the plug-in '{label}' ({plugins.SOLVERS}) declares the solver kind "
-                f"'{kind.name}', which is already known; rename it"
-            )
-        out[kind.name] = kind
-    return out
+REGISTRY: plugins.Registry[SolverKind] = plugins.Registry(
+    "solver kind", plugins.SOLVERS, SolverKind, lambda kind: kind.name,
+    lambda: tuple(_builtin()), lambda name: _builtin()[name], field="--solver", module=__name__,
+)  # fmt: skip

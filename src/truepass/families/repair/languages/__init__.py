@@ -9,43 +9,29 @@ import pkgutil
 from functools import cache
 
 from truepass import plugins
-from truepass.errors import InputError
 from truepass.families.repair.languages.base import Language
 
 __all__ = ["Language", "get", "names", "register", "unregister"]
 
-_registered: dict[str, Language] = {}
-
 
 def register(language: Language) -> Language:
     """Make ``language`` known by its name; a taken name is an error."""
-    known = _builtin().get(language.name) or _plugins().get(language.name)
-    known = known or _registered.get(language.name)
-    if known is not None and known is not language:
-        raise ValueError(f"a language named '{language.name}' is already registered")
-    _registered[language.name] = language
-    plugins.remember(f"{plugins.LANGUAGES}:{language.name}", register, language)
-    return language
+    return REGISTRY.register(language)
 
 
 def unregister(name: str) -> None:
     """Forget a language registered with :func:`register` (built-in ones stay)."""
-    _registered.pop(name, None)
-    plugins.forget(f"{plugins.LANGUAGES}:{name}")
+    REGISTRY.unregister(name)
 
 
 def names() -> list[str]:
-    """Every known language, the built-in ones first."""
-    return [*_builtin(), *_plugins(), *_registered]
+    """Every known language, the built-in ones first (Python, then Java)."""
+    return REGISTRY.names()
 
 
 def get(name: str) -> Language:
     """The language called ``name``; :class:`InputError` naming the known ones if none is."""
-    for table in (_builtin(), _plugins(), _registered):
-        if name in table:
-            return table[name]
-    raise InputError(f"unknown language '{name}' (known: {', '.join(names())})",
-                     field="language")  # fmt: skip
+    return REGISTRY.get(name)
 
 
 @cache
@@ -60,15 +46,7 @@ def _builtin() -> dict[str, Language]:
     return {lang.name: lang for lang in sorted(found, key=lambda x: (order.get(x.name, 9), x.name))}
 
 
-@cache
-def _plugins() -> dict[str, Language]:
-    out: dict[str, Language] = {}
-    for label, language in plugins.of_type(plugins.LANGUAGES, Language):
-        assert isinstance(language, Language)
-        if language.name in _builtin() or language.name in out:
-            raise InputError(
-                f"the plug-in '{label}' ({plugins.LANGUAGES}) declares the language "
-                f"'{language.name}', which is already known; rename it"
-            )
-        out[language.name] = language
-    return out
+REGISTRY: plugins.Registry[Language] = plugins.Registry(
+    "language", plugins.LANGUAGES, Language, lambda lang: lang.name,
+    lambda: tuple(_builtin()), lambda name: _builtin()[name], field="language", module=__name__,
+)  # fmt: skip
