@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any, ClassVar, Literal
 
 import pytest
+from cli_run import invoke, results
 from fake_openai import FakeOpenAI, ok
 from pydantic import BaseModel, ConfigDict
 from typer.testing import CliRunner
@@ -101,17 +102,6 @@ def _patches(path: Path) -> Path:
     return path
 
 
-def _invoke(*args: str) -> str:
-    got = runner.invoke(app, list(args))
-    assert got.exit_code == 0, got.output
-    return got.output
-
-
-def _results(run: Path) -> dict[tuple[str, str], dict[str, Any]]:
-    lines = (run / "results.jsonl").read_text(encoding="utf-8").splitlines()
-    return {(r["solver"], r["sample_id"]): r for r in map(json.loads, lines)}
-
-
 @pytest.mark.parametrize(
     "executor", ["local", pytest.param("dask-local:2", marks=pytest.mark.slow)]
 )
@@ -121,17 +111,17 @@ def test_a_family_from_the_registry_runs_end_to_end(
     suite = _suite(tmp_path / "upper.jsonl")
     run_a, run_b = tmp_path / "a", tmp_path / "b"
     common = ["--suite", str(suite), "--executor", executor, "--check-cache", "off"]
-    _invoke("run", *common, "--solver", "oracle", "--solver", "noop", "--out", str(run_a))
+    invoke("run", *common, "--solver", "oracle", "--solver", "noop", "--out", str(run_a))
     replay = f"replay:{_patches(tmp_path / 'answers.jsonl')}"
-    _invoke("run", *common, "--solver", replay, "--out", str(run_b))
+    invoke("run", *common, "--solver", replay, "--out", str(run_b))
 
-    got = _results(run_a)
+    got = results(run_a)
     assert got["oracle", "a"]["verdict"] == "correct"
     assert got["oracle", "b"]["scores"] == {"exact": 1.0}
     assert got["noop", "a"]["verdict"] == "fails-visible"
     assert got["oracle", "c"]["verdict"] == "invalid-sample"
     assert got["oracle", "a"]["defect_type"] == "words"
-    replayed = _results(run_b)
+    replayed = results(run_b)
     assert replayed[replay, "a"]["verdict"] == "correct"
     assert replayed[replay, "b"]["verdict"] == "fails-visible"
 
@@ -143,11 +133,11 @@ def test_a_family_from_the_registry_runs_end_to_end(
     assert by_solver["oracle"]["overall"]["correct_rate"] == 1.0
     assert json.loads((run_a / "manifest.json").read_text())["suite"]["family"] == "upper"
 
-    assert "oracle" in _invoke("summary", str(run_a))
-    compared = _invoke("compare", str(run_a), str(run_b))
+    assert "oracle" in invoke("summary", str(run_a))
+    compared = invoke("compare", str(run_a), str(run_b))
     assert "oracle" in compared and replay in compared
     report = tmp_path / "report.html"
-    _invoke("report", str(run_a), str(run_b), "--out", str(report))
+    invoke("report", str(run_a), str(run_b), "--out", str(report))
     html = report.read_text(encoding="utf-8")
     assert "MIXED case" in html and "exact_match" in html
 
@@ -237,7 +227,7 @@ def test_the_leak_guard_holds_for_a_family_defined_outside_the_package(
         got = run("hello", "clean")
         assert got.exit_code == 0, got.output
         assert len(server.requests) == 1
-        assert _results(tmp_path / "clean")["openai:fake#code-only", "a"]["verdict"] == "correct"
+        assert results(tmp_path / "clean")["openai:fake#code-only", "a"]["verdict"] == "correct"
         got = run("hello!", "leaky")
         assert got.exit_code == 1, got.output
         said = " ".join(got.output.split())

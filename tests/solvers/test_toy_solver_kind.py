@@ -16,11 +16,11 @@ from typing import Any
 
 import pytest
 import typer
+from cli_run import invoke, results
 from pydantic import BaseModel, ConfigDict, Field
 from typer.testing import CliRunner
 
 from truepass.answers import Answer
-from truepass.cli import app
 from truepass.cli.model_options import model_options
 from truepass.solvers import registry
 from truepass.solvers.base import SolveContext, Solver, SolverBase
@@ -61,17 +61,6 @@ def coin() -> Iterator[SolverKind]:
     registry.unregister(COIN.name)
 
 
-def _invoke(*args: str) -> str:
-    got = runner.invoke(app, list(args), terminal_width=200)
-    assert got.exit_code == 0, got.output
-    return got.output
-
-
-def _results(run: Path) -> dict[tuple[str, str], dict[str, Any]]:
-    lines = (run / "results.jsonl").read_text(encoding="utf-8").splitlines()
-    return {(r["solver"], r["sample_id"]): r for r in map(json.loads, lines)}
-
-
 @pytest.mark.parametrize(
     "executor", ["local", pytest.param("dask-local:2", marks=pytest.mark.slow)]
 )
@@ -81,25 +70,25 @@ def test_a_solver_kind_from_the_registry_runs_end_to_end(
     assert "coin[:LABEL]" in registry.spec_help()
     run_a, run_b = tmp_path / "a", tmp_path / "b"
     common = ["--suite", "review-mini", "--executor", executor, "--check-cache", "off"]
-    _invoke("run", *common, "--solver", "coin", "--solver", "oracle", "--out", str(run_a))
-    _invoke("run", *common, "--solver", "coin:again", "--out", str(run_b))
+    invoke("run", *common, "--solver", "coin", "--solver", "oracle", "--out", str(run_a))
+    invoke("run", *common, "--solver", "coin:again", "--out", str(run_b))
 
-    got = _results(run_a)
+    got = results(run_a)
     coins = {sid: r for (solver, sid), r in got.items() if solver == "coin#s0"}
     assert len(coins) == 18  # every sample of review-mini
     verdicts = {r["verdict"] for r in coins.values()}
     assert "correct" in verdicts and verdicts - {"correct"}  # both sides of the coin came up
     # the same seed, the same coins: the second run answers as the first
-    again = {sid: r["verdict"] for (solver, sid), r in _results(run_b).items()}
+    again = {sid: r["verdict"] for (solver, sid), r in results(run_b).items()}
     assert again == {sid: r["verdict"] for sid, r in coins.items()}
 
     summary = json.loads((run_a / "summary.json").read_text(encoding="utf-8"))
     assert {s["solver"] for s in summary["solvers"]} == {"coin#s0", "oracle"}
-    assert "coin#s0" in _invoke("summary", str(run_a))
-    compared = _invoke("compare", str(run_a), str(run_b))
+    assert "coin#s0" in invoke("summary", str(run_a))
+    compared = invoke("compare", str(run_a), str(run_b))
     assert "coin#s0" in compared and "coin:again#s0" in compared
     report = tmp_path / "report.html"
-    _invoke("report", str(run_a), str(run_b), "--out", str(report))
+    invoke("report", str(run_a), str(run_b), "--out", str(report))
     assert "coin:again#s0" in report.read_text(encoding="utf-8")
 
 

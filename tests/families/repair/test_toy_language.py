@@ -16,9 +16,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from typer.testing import CliRunner
+from cli_run import invoke
 
-from truepass.cli import app
 from truepass.families.repair import languages
 from truepass.families.repair.languages.base import Language
 from truepass.sandbox import run_sandboxed
@@ -93,12 +92,6 @@ def _sample(sid: str, op: str, wrong: str) -> dict[str, Any]:
     }  # fmt: skip
 
 
-def _invoke(*args: str, code: int = 0) -> str:
-    got = CliRunner().invoke(app, list(args), terminal_width=200)
-    assert got.exit_code == code, got.output
-    return got.output
-
-
 @pytest.mark.parametrize(
     "executor", ["local", pytest.param("dask-local:2", marks=pytest.mark.slow)]
 )
@@ -114,8 +107,8 @@ def test_a_language_from_the_registry_runs_end_to_end(
     patches.write_text(json.dumps({"sample_id": "add", "patch": overfit}) + "\n")
     run_a, run_b = tmp_path / "a", tmp_path / "b"
     common = ["--suite", str(suite), "--executor", executor, "--check-cache", "off"]
-    _invoke("run", *common, "--solver", "oracle", "--solver", "noop", "--out", str(run_a))
-    _invoke("run", *common, "--solver", f"replay:{patches}", "--out", str(run_b))
+    invoke("run", *common, "--solver", "oracle", "--solver", "noop", "--out", str(run_a))
+    invoke("run", *common, "--solver", f"replay:{patches}", "--out", str(run_b))
 
     rows = [json.loads(x) for x in (run_a / "results.jsonl").read_text().splitlines()]
     got = {(r["solver"], r["sample_id"]): r["verdict"] for r in rows}
@@ -124,17 +117,17 @@ def test_a_language_from_the_registry_runs_end_to_end(
     (replayed,) = [json.loads(x) for x in (run_b / "results.jsonl").read_text().splitlines()]
     assert replayed["verdict"] == "overfit"  # passes the visible test, fails the hidden one
 
-    assert "oracle" in _invoke("summary", str(run_a))
-    assert "oracle" in _invoke("compare", str(run_a), str(run_b))
+    assert "oracle" in invoke("summary", str(run_a))
+    assert "oracle" in invoke("compare", str(run_a), str(run_b))
     report = tmp_path / "report.html"
-    _invoke("report", str(run_a), str(run_b), "--out", str(report))
+    invoke("report", str(run_a), str(run_b), "--out", str(report))
     assert "echo 5" in report.read_text(encoding="utf-8")
-    health = _invoke("check-suite", *common, "--out", str(tmp_path / "health"))
+    health = invoke("check-suite", *common, "--out", str(tmp_path / "health"))
     assert "2 samples, 2 valid" in health
 
 
 def test_an_unknown_language_names_the_known_ones(tmp_path: Path) -> None:
     suite = tmp_path / "s.jsonl"
     suite.write_text(json.dumps(_sample("add", "+", "-")) + "\n", encoding="utf-8")
-    out = _invoke("check-suite", "--suite", str(suite), code=2)
+    out = invoke("check-suite", "--suite", str(suite), code=2)
     assert "unknown language 'sh' (known: python, java)" in " ".join(out.split())
