@@ -17,11 +17,11 @@ from graph import (
     ROOT,
     collapse,
     components,
-    family_folders,
     import_graph,
     module_names,
     package_node,
     package_of,
+    plugin_folders,
 )
 
 LONG = 80
@@ -55,9 +55,9 @@ def main() -> None:
     for c in comps:
         names = " ".join(x.removeprefix("truepass.") for x in c[:8])
         print(f"  {len(c)}: {names}{' ...' if len(c) > 8 else ''}")
-    folders = family_folders()
+    folders = plugin_folders()
     top = components(collapse(graph, lambda m: package_node(m, folders)))
-    print(f"top-level package SCCs (each family's folder a node of its own): {len(top)}")
+    print(f"top-level package SCCs (each plug-in a node of its own): {len(top)}")
     for c in top:
         print(f"  {len(c)}: {' '.join(x.removeprefix('truepass.') for x in c)}")
 

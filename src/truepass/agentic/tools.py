@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 import time
+from dataclasses import dataclass
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -21,10 +22,28 @@ from truepass.models.base import ToolSpec
 from truepass.sandbox.session import Observation, SandboxSession, WorkspaceError, clip
 
 
+@dataclass(frozen=True)
+class ActionView:
+    """An action as the report's timeline shows it: its kind, a title, the file it works on and
+    the code (a command, a file's new text, or the replaced text as removed and added lines)."""
+
+    kind: str
+    """``command``, ``view``, ``write``, ``edit``, ``tests``, ``submit`` or ``format-error``"""
+    title: str
+    path: str | None = None
+    code: str | None = None
+    replaced: tuple[tuple[str, str], ...] = ()
+    """(css class, line) of a ``str_replace``: the old text's lines removed, the new ones added"""
+
+
 class BaseAction(BaseModel):
-    """What every action is: a frozen value with its tool's name in ``tool``."""
+    """What every action is: a frozen value with its tool's name in ``tool``, and how the
+    report shows it (:meth:`view`)."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
+
+    def view(self) -> ActionView:
+        raise NotImplementedError
 
 
 class RunCommand(BaseAction):
@@ -32,6 +51,9 @@ class RunCommand(BaseAction):
 
     tool: Literal["bash"] = "bash"
     command: str = Field(min_length=1, description="the shell command to run")
+
+    def view(self) -> ActionView:
+        return ActionView("command", "bash", code=self.command)
 
 
 class ViewFile(BaseAction):
@@ -42,6 +64,12 @@ class ViewFile(BaseAction):
     start_line: int | None = Field(None, ge=1, description="first line shown (default: 1)")
     end_line: int | None = Field(None, ge=1, description="last line shown (default: the last)")
 
+    def view(self) -> ActionView:
+        lines = ""
+        if self.start_line or self.end_line:
+            lines = f" lines {self.start_line or 1}–{self.end_line or 'end'}"
+        return ActionView("view", f"view{lines}", path=self.path)
+
 
 class WriteFile(BaseAction):
     """Write a whole file (created, with its directories, or replaced)."""
@@ -49,6 +77,9 @@ class WriteFile(BaseAction):
     tool: Literal["write_file"] = "write_file"
     path: str = Field(min_length=1, description="the file's path, relative to the workspace")
     content: str = Field(description="the file's whole new text")
+
+    def view(self) -> ActionView:
+        return ActionView("write", "write_file", path=self.path, code=self.content)
 
 
 class ReplaceInFile(BaseAction):
@@ -59,17 +90,28 @@ class ReplaceInFile(BaseAction):
     old: str = Field(min_length=1, description="text that occurs exactly once in the file")
     new: str = Field(description="what replaces it")
 
+    def view(self) -> ActionView:
+        replaced = [("del", "-" + ln) for ln in self.old.splitlines() or [""]]
+        replaced += [("add", "+" + ln) for ln in self.new.splitlines() or [""]]
+        return ActionView("edit", "str_replace", path=self.path, replaced=tuple(replaced))
+
 
 class RunTests(BaseAction):
     """Run the visible tests (the family's command)."""
 
     tool: Literal["run_tests"] = "run_tests"
 
+    def view(self) -> ActionView:
+        return ActionView("tests", "run_tests")
+
 
 class Submit(BaseAction):
     """End the attempt: the workspace as it is becomes the answer."""
 
     tool: Literal["submit"] = "submit"
+
+    def view(self) -> ActionView:
+        return ActionView("submit", "submit")
 
 
 Action = Annotated[

@@ -13,15 +13,7 @@ from dataclasses import dataclass
 
 from pydantic import ValidationError
 
-from truepass.agentic.tools import (
-    ReplaceInFile,
-    RunCommand,
-    RunTests,
-    Submit,
-    ViewFile,
-    WriteFile,
-    runs_tests,
-)
+from truepass.agentic.tools import ActionView, runs_tests
 from truepass.agentic.trajectory import EndReason, Step, Trajectory
 
 AGENT_META = ("agent", "rounds", "end_reason", "parse_detail")
@@ -49,41 +41,11 @@ def read_trajectory(meta: Mapping[str, object]) -> Trajectory | None:
         return None
 
 
-@dataclass(frozen=True)
-class ActionView:
-    """A step's action as the timeline shows it: its kind, a title, the file it works on and
-    the code (a command, a file's new text, or the replaced text as removed and added lines)."""
-
-    kind: str
-    """``command``, ``view``, ``write``, ``edit``, ``tests``, ``submit`` or ``format-error``"""
-    title: str
-    path: str | None = None
-    code: str | None = None
-    replaced: tuple[tuple[str, str], ...] = ()
-    """(css class, line) of a ``str_replace``: the old text's lines removed, the new ones added"""
-
-
 def action_view(step: Step) -> ActionView:
     """What the timeline shows of ``step``'s action (its format error when it had none)."""
-    a = step.action
-    if isinstance(a, RunCommand):
-        return ActionView("command", "bash", code=a.command)
-    if isinstance(a, ViewFile):
-        lines = ""
-        if a.start_line or a.end_line:
-            lines = f" lines {a.start_line or 1}–{a.end_line or 'end'}"
-        return ActionView("view", f"view{lines}", path=a.path)
-    if isinstance(a, WriteFile):
-        return ActionView("write", "write_file", path=a.path, code=a.content)
-    if isinstance(a, ReplaceInFile):
-        replaced = [("del", "-" + ln) for ln in a.old.splitlines() or [""]]
-        replaced += [("add", "+" + ln) for ln in a.new.splitlines() or [""]]
-        return ActionView("edit", "str_replace", path=a.path, replaced=tuple(replaced))
-    if isinstance(a, RunTests):
-        return ActionView("tests", "run_tests")
-    if isinstance(a, Submit):
-        return ActionView("submit", "submit")
-    return ActionView("format-error", "no valid action")
+    if step.action is None:
+        return ActionView("format-error", "no valid action")
+    return step.action.view()
 
 
 @dataclass(frozen=True)
