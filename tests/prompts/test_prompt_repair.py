@@ -10,7 +10,7 @@ from truepass.families.repair.parse import parse_response
 from truepass.families.repair.prompts import VARIANTS, build_repair_messages
 from truepass.families.repair.schema import FaultLocation, RepairSample
 from truepass.patches.apply import apply_diff
-from truepass.prompts import PromptLeakError, check_no_leaks
+from truepass.prompts.guard import PromptLeakError, check_no_leaks
 from truepass.suites.loader import load_suite
 
 OUTPUT = """============================= test session starts ==============================

@@ -10,7 +10,7 @@ from factories import sample_dict
 from truepass.errors import InputError
 from truepass.families.repair.prompts import VARIANTS, build_repair_messages, template_name
 from truepass.families.repair.schema import RepairSample
-from truepass.prompts import bundled_template_dir
+from truepass.prompts.templating import bundled_template_dir
 
 
 def build(template_dir: Path | None, variant: str = "code-only") -> list[dict[str, str]]:
