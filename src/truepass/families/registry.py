@@ -1,7 +1,7 @@
-"""Families by name: the built-in ones (each a folder ``truepass/families/NAME/`` whose package
-defines ``FAMILY``), those of installed plug-ins (entry points of the group
-``truepass.families``, :mod:`truepass.plugins`), and any registered with :func:`register` (a
-test, or a program that embeds truepass).
+"""Families by name: the built-in ones (each a folder ``truepass/families/NAME/`` whose
+``family.py`` defines ``FAMILY``, loaded when the family is asked for), those of installed
+plug-ins (entry points of the group ``truepass.families``, :mod:`truepass.plugins`), and any
+registered with :func:`register` (a test, or a program that embeds truepass).
 
 Nothing outside a family's own folder names it: the loader, runner, checker, executors, summary
 and report find it here.
@@ -82,7 +82,7 @@ def _builtin_listing() -> tuple[str, ...]:
 
 @cache
 def _builtin(name: str) -> type[Family]:
-    module = importlib.import_module(f"truepass.families.{name.replace('-', '_')}")
+    module = importlib.import_module(f"truepass.families.{name.replace('-', '_')}.family")
     family: type[Family] = module.FAMILY
     return family
 

@@ -94,3 +94,6 @@ class CodegenFamily(Family):
         from truepass.families.codegen.model import ask_for_code
 
         return ask_for_code(self, solver, sample, attempt, ctx)
+
+
+FAMILY = CodegenFamily

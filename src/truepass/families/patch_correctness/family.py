@@ -63,3 +63,6 @@ class PatchCorrectnessFamily(LabelFamily):
         from truepass.families.patch_correctness.model import ask_for_label
 
         return ask_for_label(self, solver, sample, attempt, ctx)
+
+
+FAMILY = PatchCorrectnessFamily

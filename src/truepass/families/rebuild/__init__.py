@@ -1,6 +1,3 @@
 """The rebuild family: rebuild a program from its executable and documentation
-(docs/rebuild-format.md)."""
-
-from truepass.families.rebuild.family import RebuildFamily
-
-FAMILY = RebuildFamily
+(docs/rebuild-format.md). Its
+class is ``family.py``'s ``FAMILY``, which the registry loads when the family is asked for."""

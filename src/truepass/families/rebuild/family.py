@@ -148,3 +148,6 @@ class RebuildFamily(Family):
             if originals:
                 out[f"original_{key}"] = round(sum(originals) / len(originals), 2)
         return out
+
+
+FAMILY = RebuildFamily

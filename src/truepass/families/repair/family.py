@@ -153,3 +153,6 @@ class RepairFamily(Family):
         from truepass.families.repair.agent import repair_agent_task
 
         return repair_agent_task(sample)
+
+
+FAMILY = RepairFamily

@@ -71,3 +71,6 @@ class ReviewFamily(LabelFamily):
         from truepass.families.review.model import ask_for_decision
 
         return ask_for_decision(self, solver, sample, attempt, ctx)
+
+
+FAMILY = ReviewFamily

@@ -96,3 +96,6 @@ class SummarizeFamily(Family):
         from truepass.families.summarize.model import ask_for_summary
 
         return ask_for_summary(self, solver, sample, attempt, ctx)
+
+
+FAMILY = SummarizeFamily
