@@ -50,7 +50,7 @@ def _allowed(name: str, siblings: set[str]) -> bool:
 def _foreign(path: Path) -> list[str]:
     siblings = {p.stem for p in path.parent.glob("*.py")}
     return sorted(
-        names[-1] for names in _imports(path) if not any(_allowed(n, siblings) for n in names)
+        {names[0] for names in _imports(path) if not any(_allowed(n, siblings) for n in names)}
     )
 
 
