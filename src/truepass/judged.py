@@ -8,18 +8,18 @@ command line import it without loading any family's judge.
 
 from __future__ import annotations
 
+from typing import TypeVar
+
 from pydantic import (
     BaseModel,
     ConfigDict,
     Field,
+    SerializeAsAny,
     SerializerFunctionWrapHandler,
     model_serializer,
     model_validator,
 )
 
-from truepass.metrics.localisation import Localisation
-from truepass.metrics.quality import QualityDelta
-from truepass.metrics.root_cause import NamedCause
 from truepass.sandbox.models import Limits
 from truepass.vocabulary import CheckStatus, Verdict
 
@@ -114,21 +114,39 @@ class SampleCheck(BaseModel):
         return self.status is CheckStatus.INFRA_ERROR
 
 
-class Submission(BaseModel):
-    """What a submitted source tree is (the rebuild family): its language and its shape."""
+E = TypeVar("E", bound="Evidence")
 
-    language: str = Field(description="the main language, by lines of its source files")
-    files: int = Field(ge=0, description="source files")
-    depth: int = Field(ge=0, description="deepest directory level of a source file")
-    functions: int = Field(ge=0)
-    mean_function_length: float = Field(ge=0.0, description="lines of code per function")
+
+class Evidence(BaseModel):
+    """What a family's judge found beyond the shared fields of :class:`Judged` (its ``evidence``):
+    each family declares its own subclass with typed fields (repair: quality, localisation, the
+    named root cause; codegen: the first failing case; rebuild: the submission's shape). A record
+    read back holds them as written (``extra="allow"``); :meth:`of` gives them typed.
+
+    In ``results.jsonl`` the evidence's fields stand at the top level of each record, as they
+    always have (:data:`truepass.records.PUBLISHED_EVIDENCE`)."""
+
+    model_config = ConfigDict(extra="allow")
+
+    @classmethod
+    def of(cls: type[E], judged: Judged) -> E:
+        """``judged``'s evidence as this type (validated from what was read back if need be)."""
+        found = judged.evidence
+        return found if isinstance(found, cls) else cls.model_validate(found.model_dump())
+
+    @classmethod
+    def on(cls: type[E], judged: Judged) -> E:
+        """``judged``'s evidence as this type, kept on ``judged``: what a judge fills in."""
+        typed = cls.of(judged)
+        judged.evidence = typed
+        return typed
 
 
 class Judged(BaseModel):
     """What a family's judge returns for one attempt: the verdict and the evidence behind it.
 
-    One model for every family; a family fills the fields it measures and leaves the rest at
-    their defaults. The persisted record (:class:`~truepass.records.AttemptRecord`) extends it,
+    One model for every family; what only one family measures is its :class:`Evidence`. The
+    persisted record (:class:`~truepass.records.AttemptRecord`) extends it,
     and the report's columns and CSV exports are derived from its fields.
     """
 
@@ -141,21 +159,14 @@ class Judged(BaseModel):
     regressions: list[str] = Field(
         default_factory=list, description="tests the unchanged code passed and the answer fails"
     )
-    quality: QualityDelta | None = None
-    localisation: Localisation | None = None
-    named_cause: NamedCause | None = Field(
-        None, description="the root cause a model named first (variant root-cause), scored"
+    evidence: SerializeAsAny[Evidence] = Field(
+        default_factory=lambda: Evidence(),
+        description="what the family's judge found beyond these fields (its evidence type)",
     )
     visible: PhaseResult | None = None
     hidden: PhaseResult | None = None
-    failed_case: dict[str, object] | None = Field(
-        None, description="codegen: the first failing case: phase, index, args, expected, got"
-    )
     scores: dict[str, float] = Field(
         default_factory=dict, description="per-attempt metric scores (families judged by metrics)"
-    )
-    submission: Submission | None = Field(
-        None, description="rebuild: the submitted tree's language and structure"
     )
     patch: str = Field("", description="the answer as judged (the applied diff, code or text)")
     changed_files: list[str] = Field(default_factory=list)

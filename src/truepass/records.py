@@ -6,25 +6,61 @@ from pathlib import Path
 from typing import Any
 
 from pydantic import (
+    BaseModel,
     ConfigDict,
     Field,
     SerializerFunctionWrapHandler,
     ValidationError,
     model_serializer,
+    model_validator,
 )
 
 from truepass.errors import InputError
 from truepass.judged import Judged
+from truepass.metrics.localisation import Localisation
+from truepass.metrics.quality import QualityDelta
+from truepass.metrics.root_cause import NamedCause
+from truepass.metrics.tree import Submission
 from truepass.usage import Usage
 from truepass.vocabulary import FAKE_FIX_FLAGS, Verdict
+
+PUBLISHED_EVIDENCE: dict[str, type[BaseModel] | None] = {
+    "quality": QualityDelta,  # repair
+    "localisation": Localisation,  # repair
+    "named_cause": NamedCause,  # repair, the root-cause prompt variant
+    "failed_case": None,  # codegen: phase, index, args, expected, got
+    "submission": Submission,  # rebuild
+}
+"""Evidence fields every line of ``results.jsonl`` has carried at its top level since before
+evidence was a family's own (:class:`~truepass.judged.Evidence`), null where a family has none:
+a public contract, so they are written for every record still, each where it always stood
+(:data:`_PUBLISHED_AFTER`), with the model it holds (the CSV export's ``NAME.SUB`` columns). A
+family's other evidence fields follow the declared ones."""
+_PUBLISHED_AFTER = {
+    "quality": "regressions",
+    "localisation": "quality",
+    "named_cause": "localisation",
+    "failed_case": "hidden",
+    "submission": "scores",
+}
 
 
 class AttemptRecord(Judged):
     """One judged attempt of one solver on one sample: what the judge returned
-    (:class:`~truepass.judged.Judged`) and where it came from. Fields a newer truepass wrote are
-    kept (``extra="allow"``), so reading and re-writing results never loses them."""
+    (:class:`~truepass.judged.Judged`) and where it came from. Read back, every top-level field a
+    record holds that is not declared here is evidence (the family's, or a newer truepass's), so
+    reading and re-writing results never loses one."""
 
     model_config = ConfigDict(extra="allow")
+
+    @model_validator(mode="before")
+    @classmethod
+    def _evidence_at_the_top(cls, data: Any) -> Any:
+        # results.jsonl keeps evidence at the top level (PUBLISHED_EVIDENCE): gather it back
+        if isinstance(data, dict) and "evidence" not in data:
+            data = dict(data)
+            data["evidence"] = {k: data.pop(k) for k in list(data) if k not in cls.model_fields}
+        return data
 
     suite: str
     sample_id: str
@@ -40,25 +76,32 @@ class AttemptRecord(Judged):
 
     @model_serializer(mode="wrap")
     def _in_reading_order(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
-        # the attempt first, then what the judge returned (RECORD_FIELDS), then any extra field
+        # the attempt first, then what the judge returned with its evidence at the top level
+        # (RECORD_FIELDS), then any other evidence field
         data: dict[str, Any] = handler(self)
+        evidence = data.pop("evidence", None) or {}
+        data |= {k: evidence.pop(k, None) for k in PUBLISHED_EVIDENCE} | evidence
         return {k: data[k] for k in RECORD_FIELDS if k in data} | data
 
     @classmethod
     def of(cls, judged: Judged, **fields: Any) -> AttemptRecord:
-        """The record of ``judged`` with the attempt's other ``fields``."""
+        """The record of ``judged`` with the attempt's other ``fields`` (its evidence kept as
+        the family's own type)."""
         return cls.model_validate({**dict(judged), **fields})
 
 
 def _field_order() -> tuple[str, ...]:
     own = [f for f in AttemptRecord.model_fields if f not in Judged.model_fields]
     cut = own.index("patch_id") + 1  # where the attempt came from, then how it was judged
-    return (*own[:cut], *Judged.model_fields, *own[cut:])
+    judged = [f for f in Judged.model_fields if f != "evidence"]
+    for key in PUBLISHED_EVIDENCE:  # the evidence at the top level, where it always stood
+        judged.insert(judged.index(_PUBLISHED_AFTER[key]) + 1, key)
+    return (*own[:cut], *judged, *own[cut:])
 
 
 RECORD_FIELDS = _field_order()
-"""The declared fields of a record in reading order (the attempt, what the judge returned, how
-the solver got there): the columns of the CSV export."""
+"""The fields of a record line in reading order (the attempt, what the judge returned with the
+published evidence, how the solver got there): the columns of the CSV export."""
 
 
 def is_correct(record: Judged) -> bool:

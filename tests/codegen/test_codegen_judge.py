@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from truepass.answers import Answer
+from truepass.families.codegen.evidence import CodegenEvidence
 from truepass.families.codegen.judge import check_codegen, judge_codegen
 from truepass.families.codegen.schema import CodegenSample
 from truepass.runner import run
@@ -75,9 +76,10 @@ def test_verdicts(pool: ExecPool, body: str, verdict: Verdict) -> None:
 def test_failing_case_is_reported(pool: ExecPool) -> None:
     s = sample()
     got = judge_codegen(s, answer("    return x\n"), check_codegen(s, pool), pool)
-    assert got.failed_case is not None
-    assert got.failed_case["args"] == "-1, 0, 10"
-    assert got.failed_case["expected"] == "0" and got.failed_case["got"] == "-1"
+    failed = CodegenEvidence.of(got).failed_case
+    assert failed is not None
+    assert failed["args"] == "-1, 0, 10"
+    assert failed["expected"] == "0" and failed["got"] == "-1"
     assert got.visible is not None and got.visible.passed == 1 and not got.visible.ok
 
 

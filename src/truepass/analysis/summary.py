@@ -13,7 +13,9 @@ from truepass.agentic.metrics import ProcessSummary, process_summary
 from truepass.analysis.stats import wilson
 from truepass.families.capabilities import Measured
 from truepass.families.registry import DEFAULT as DEFAULT_FAMILY
+from truepass.metrics.localisation import Localisation
 from truepass.metrics.passk import pass_at_ks, pass_at_ks_with_ci
+from truepass.metrics.quality import QualityDelta
 from truepass.records import AttemptRecord, is_correct
 from truepass.vocabulary import DIFFERS_FROM_REFERENCE, NOT_COUNTED, PASSES_VISIBLE, Verdict
 
@@ -251,14 +253,26 @@ def _share(flags: list[bool | None]) -> float | None:
     return round(sum(known) / len(known), 4) if known else None
 
 
+def _patch_evidence(record: AttemptRecord) -> tuple[QualityDelta | None, Localisation | None]:
+    """A record's published quality and localisation evidence (a patch family's: repair's),
+    typed."""
+    raw = record.evidence.model_dump()
+    quality, loc = raw.get("quality"), raw.get("localisation")
+    return (
+        QualityDelta.model_validate(quality) if quality is not None else None,
+        Localisation.model_validate(loc) if loc is not None else None,
+    )
+
+
 def patch_summary(records: list[AttemptRecord]) -> PatchSummary | None:
     """Localisation, scope, size and regressions of the patches; None when none changed code."""
     counted = [r for r in records if r.verdict not in NOT_COUNTED]
-    changed = [r for r in counted if r.quality is not None]
+    evidence = {id(r): _patch_evidence(r) for r in counted}
+    changed = [r for r in counted if evidence[id(r)][0] is not None]
     if not changed:
         return None
-    locs = [r.localisation for r in changed]
-    quality = [r.quality for r in changed if r.quality is not None]
+    locs = [evidence[id(r)][1] for r in changed]
+    quality = [q for r in changed if (q := evidence[id(r)][0]) is not None]
     return PatchSummary(
         changed=len(changed),
         with_regressions=sum(bool(r.regressions) for r in counted),

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from pydantic import BaseModel
 
 from truepass.answers import Answer
-from truepass.judged import JudgeConfig, Judged, SampleCheck, SampleHealth
+from truepass.judged import Evidence, JudgeConfig, Judged, SampleCheck, SampleHealth
 from truepass.prompts.guard import AnswerKey
 from truepass.vocabulary import FLAKY, PASSES_VISIBLE, AnswerKind, CheckStatus, Verdict
 
@@ -41,6 +41,9 @@ class Family:
     sample_type: ClassVar[type[BaseModel]]
     """The pydantic model of one suite line; it must have ``id`` and ``leakage`` fields."""
     check_type: ClassVar[type[SampleCheck]] = SampleCheck
+    evidence_type: ClassVar[type[Evidence]] = Evidence
+    """What its judge finds beyond the shared fields (``Judged.evidence``): a subclass of
+    :class:`~truepass.judged.Evidence` with typed fields; the base, for a family with none."""
     answer_kinds: ClassVar[frozenset[AnswerKind]] = frozenset()
     """What solvers may answer with, besides nothing (``AnswerKind.NONE``, judged ``no-patch``);
     a replayed answer of another kind is refused before the run."""

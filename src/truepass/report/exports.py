@@ -12,7 +12,7 @@ from pydantic import BaseModel
 
 from truepass.agentic.tools import RunCommand, runs_tests
 from truepass.agentic.trajectory import ProcessMetrics, Trajectory
-from truepass.records import RECORD_FIELDS, AttemptRecord
+from truepass.records import PUBLISHED_EVIDENCE, RECORD_FIELDS, AttemptRecord
 from truepass.report.curves import FamilyCurves, solver_metrics, sweep_curves
 from truepass.report.load import Attempt, all_attempts, load_runs
 from truepass.report.stats import RateRow, SolverStats, end_reasons, solver_stats
@@ -26,6 +26,8 @@ DERIVED_COLUMNS = ["counted", "passes_visible", "n_flags", "n_regressions", "tok
 
 def _model_of(name: str) -> type[BaseModel] | None:
     """The pydantic model a declared record field holds (``visible``: PhaseResult), if any."""
+    if name in PUBLISHED_EVIDENCE:
+        return PUBLISHED_EVIDENCE[name]
     annotation = AttemptRecord.model_fields[name].annotation
     for t in (annotation, *get_args(annotation)):
         if isinstance(t, type) and issubclass(t, BaseModel):

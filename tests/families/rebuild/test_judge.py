@@ -8,6 +8,7 @@ from rebuild_tasks import PYTHON_COMPILE, PYTHON_REV, needs_rev, rev_task
 
 from truepass.answers import Answer
 from truepass.errors import SandboxError
+from truepass.families.rebuild.evidence import RebuildEvidence
 from truepass.families.rebuild.family import RebuildFamily
 from truepass.families.rebuild.judge import expected_tests
 from truepass.judged import JudgeConfig, SampleHealth
@@ -35,7 +36,8 @@ def test_a_genuine_rebuild_in_python_passes_every_test(sample) -> None:  # type:
     assert judged.scores["pass_rate"] == 1.0
     assert judged.hidden is not None and judged.hidden.passed == 4
     assert judged.flags == []
-    assert judged.submission is not None and judged.submission.language == "Python"
+    submitted = RebuildEvidence.of(judged).submission
+    assert submitted is not None and submitted.language == "Python"
 
 
 def test_the_null_answer_fails_and_a_broken_build_is_broken(sample) -> None:  # type: ignore[no-untyped-def]

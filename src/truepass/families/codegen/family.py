@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 from truepass.answers import Answer
 from truepass.families.base import AnswerKey, Family
 from truepass.families.codegen.checks import CodegenCheck
+from truepass.families.codegen.evidence import CodegenEvidence
 from truepass.families.codegen.schema import SOLUTION_FILE, CodegenSample
 from truepass.judged import JudgeConfig, Judged, SampleCheck
 from truepass.vocabulary import AnswerKind
@@ -25,6 +26,7 @@ class CodegenFamily(Family):
 
     name = "codegen"
     sample_type = CodegenSample
+    evidence_type = CodegenEvidence
     check_type = CodegenCheck
     answer_kinds = frozenset({AnswerKind.FILES})
     prompt_variants = ("code-only",)

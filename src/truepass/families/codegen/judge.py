@@ -16,6 +16,7 @@ from truepass import pyast
 from truepass.answers import Answer
 from truepass.errors import SandboxError
 from truepass.families.codegen.checks import CodegenCheck
+from truepass.families.codegen.evidence import CodegenEvidence
 from truepass.families.codegen.schema import SOLUTION_FILE, CodegenCase, CodegenSample
 from truepass.judged import Judged, PhaseResult
 from truepass.sandbox.guest.plainvalues import plain_equal
@@ -160,7 +161,7 @@ def _judge(
             continue
         status = bad.status if bad else result.status
         if bad is not None:
-            out.failed_case = {
+            CodegenEvidence.on(out).failed_case = {
                 "phase": phase,
                 "index": bad.index,
                 "args": cases[bad.index].args,

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from truepass.answers import Answer
 from truepass.families.base import AnswerKey, Family, interval
+from truepass.families.rebuild.evidence import RebuildEvidence
 from truepass.families.rebuild.schema import RebuildSample
 from truepass.judged import JudgeConfig, Judged, SampleCheck, SampleHealth
 from truepass.records import is_correct
@@ -33,6 +34,7 @@ class RebuildFamily(Family):
 
     name = "rebuild"
     sample_type = RebuildSample
+    evidence_type = RebuildEvidence
     answer_kinds = frozenset({AnswerKind.FILES})
     main_metrics = ("pass_rate", "resolved", "almost")
 
@@ -135,7 +137,7 @@ class RebuildFamily(Family):
             if by_bucket.get(bucket):
                 values = by_bucket[bucket]
                 out[f"pass_rate_{bucket}"] = round(sum(values) / len(values), 4)
-        built = [r.submission for r in rows if r.submission is not None]
+        built = [s for r in rows if (s := RebuildEvidence.of(r).submission) is not None]
         for language in sorted({s.language for s in built}):
             share = sum(s.language == language for s in built) / len(built)
             out[f"language_{language}"] = round(share, 4)

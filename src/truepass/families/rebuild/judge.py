@@ -19,6 +19,7 @@ from collections.abc import Mapping
 from truepass import pyast
 from truepass.answers import Answer
 from truepass.errors import SandboxError
+from truepass.families.rebuild.evidence import RebuildEvidence
 from truepass.families.rebuild.gold import GOLD_DIR, TRIPWIRE_MARK, installed_paths, masks
 from truepass.families.rebuild.sandboxed import harness_binds, run_tests
 from truepass.families.rebuild.schema import RebuildSample
@@ -91,7 +92,7 @@ def judge_rebuild(
         judged = Judged(
             verdict=Verdict.BROKEN,
             patch=_listing(files),
-            submission=describe(files),
+            evidence=RebuildEvidence(submission=describe(files)),
             sandbox_tier=build.tier,
             test_output=log,
         )

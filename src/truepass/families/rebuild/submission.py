@@ -11,7 +11,7 @@ from pathlib import Path, PurePosixPath
 from truepass.answers import Answer
 from truepass.errors import InputError
 from truepass.families.rebuild.sources import cache_root
-from truepass.judged import Submission
+from truepass.metrics.tree import Submission
 
 SOURCE_DIR = "source_dir"
 """``Answer.meta`` key of the reference answer: a source tree in the rebuild cache, judged with

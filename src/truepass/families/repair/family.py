@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 from truepass.answers import Answer
 from truepass.families.base import AnswerKey, Family
 from truepass.families.repair.checks import RepairCheck
+from truepass.families.repair.evidence import RepairEvidence
 from truepass.families.repair.schema import RepairSample
 from truepass.families.repair.workflow.judging import candidate_metrics, judge_candidates
 from truepass.judged import JudgeConfig, Judged, SampleCheck, SampleHealth
@@ -38,6 +39,7 @@ class RepairFamily(Family):
 
     name = "repair"
     sample_type = RepairSample
+    evidence_type = RepairEvidence
     check_type = RepairCheck
     answer_kinds = frozenset({AnswerKind.PATCH, AnswerKind.FILES})
     prompt_variants = ("code-only", "description", "feedback", "root-cause")

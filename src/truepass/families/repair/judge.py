@@ -16,6 +16,7 @@ from truepass.answers import Answer
 from truepass.errors import PatchError, SandboxError
 from truepass.families.repair import differential, selection
 from truepass.families.repair.checks import RepairCheck
+from truepass.families.repair.evidence import RepairEvidence
 from truepass.families.repair.fakefix import detect_fake_fix
 from truepass.families.repair.patching import apply_to_sample
 from truepass.families.repair.runners import runner_for
@@ -183,7 +184,7 @@ def judge(
     result = _judge(sample, answer, check, config, _runner(sample, config, retries))
     if result.verdict in differential.CHECKED and check.valid:
         differential.flag_attempt(sample, answer, result, config)
-    result.named_cause = _named_cause(sample, answer)
+    RepairEvidence.on(result).named_cause = _named_cause(sample, answer)
     result.infra_retries = retries[0]
     result.duration_s = round(time.monotonic() - started, 3)
     return result
@@ -253,8 +254,9 @@ def _measure(sample: RepairSample, applied: AppliedPatch, into: Judged) -> None:
     if not applied.changed:
         return
     fault = {loc.file: set(loc.lines) for loc in sample.fault}
-    into.quality = quality_delta(sample.files, applied.files, applied.diff, fault)
-    into.localisation = localisation(sample.files, applied.diff, fault)
+    evidence = RepairEvidence.on(into)
+    evidence.quality = quality_delta(sample.files, applied.files, applied.diff, fault)
+    evidence.localisation = localisation(sample.files, applied.diff, fault)
 
 
 ROOT_CAUSE = "root_cause"

@@ -1,0 +1,16 @@
+"""What the rebuild judge finds beyond the shared verdict fields (``Judged.evidence``)."""
+
+from __future__ import annotations
+
+from pydantic import Field
+
+from truepass.judged import Evidence
+from truepass.metrics.tree import Submission
+
+
+class RebuildEvidence(Evidence):
+    """The submitted tree's language and structure."""
+
+    submission: Submission | None = Field(
+        None, description="the submitted tree's language and structure"
+    )

@@ -1,0 +1,21 @@
+"""What the repair judge finds beyond the shared verdict fields (``Judged.evidence``)."""
+
+from __future__ import annotations
+
+from pydantic import Field
+
+from truepass.judged import Evidence
+from truepass.metrics.localisation import Localisation
+from truepass.metrics.quality import QualityDelta
+from truepass.metrics.root_cause import NamedCause
+
+
+class RepairEvidence(Evidence):
+    """A patch's code-quality delta and fault localisation (static, in the host process), and
+    the root cause a model named (the ``root-cause`` prompt variant, the workflow)."""
+
+    quality: QualityDelta | None = None
+    localisation: Localisation | None = None
+    named_cause: NamedCause | None = Field(
+        None, description="the root cause a model named first (variant root-cause), scored"
+    )
