@@ -10,8 +10,10 @@ and report find it here.
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import pkgutil
 from functools import cache
+from typing import Any
 
 from pydantic import BaseModel
 
@@ -65,10 +67,17 @@ def of_sample(sample: BaseModel) -> type[Family]:
     raise InputError(f"no task family has samples of type {type(sample).__name__}")
 
 
-def builtin_modules() -> dict[str, str]:
-    """Built-in family name -> its package (``truepass.families.NAME``): where the CLI looks for
-    a family's commands (``cli.py``) and the solver registry for its solver kinds."""
-    return {name: f"truepass.families.{name.replace('-', '_')}" for name in _builtin_listing()}
+def contributed(submodule: str, attr: str, kind: type) -> list[Any]:
+    """What the built-in families' ``submodule`` modules contribute as ``attr`` (the objects of
+    ``kind``), in family order: the CLI's commands (``cli.COMMANDS``), the solver registry's
+    kinds (``solvers.KINDS``). A family without that module contributes nothing."""
+    out: list[Any] = []
+    for name in _builtin_listing():
+        module = f"truepass.families.{name.replace('-', '_')}.{submodule}"
+        if importlib.util.find_spec(module) is not None:
+            found = getattr(importlib.import_module(module), attr, ())
+            out.extend(x for x in found if isinstance(x, kind))
+    return out
 
 
 @cache

@@ -122,12 +122,6 @@ def make_solvers(
     return out
 
 
-def _kinds_of(module_name: str) -> list[SolverKind]:
-    module = importlib.import_module(module_name)
-    found = getattr(module, "KINDS", ())
-    return [k for k in found if isinstance(k, SolverKind)]
-
-
 @cache
 def _builtin() -> dict[str, SolverKind]:
     """The kinds of ``truepass/solvers/kinds/`` (in the order of each module's ``ORDER``), then
@@ -144,10 +138,7 @@ def _builtin() -> dict[str, SolverKind]:
     out: dict[str, SolverKind] = {}
     for module in modules:
         out.update({k.name: k for k in getattr(module, "KINDS", ())})
-    for package in families.builtin_modules().values():
-        name = f"{package}.solvers"
-        if importlib.util.find_spec(name) is not None:
-            out.update({k.name: k for k in _kinds_of(name)})
+    out.update({k.name: k for k in families.contributed("solvers", "KINDS", SolverKind)})
     return out
 
 
