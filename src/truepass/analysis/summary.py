@@ -5,7 +5,7 @@ from __future__ import annotations
 import statistics
 from collections import Counter, defaultdict
 from collections.abc import Iterable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 from pydantic import BaseModel, Field
 
@@ -248,31 +248,29 @@ def usage_summary(records: list[AttemptRecord]) -> UsageSummary | None:
     )
 
 
+M = TypeVar("M", bound=BaseModel)
+
+
 def _share(flags: list[bool | None]) -> float | None:
     known = [f for f in flags if f is not None]
     return round(sum(known) / len(known), 4) if known else None
 
 
-def _patch_evidence(record: AttemptRecord) -> tuple[QualityDelta | None, Localisation | None]:
-    """A record's published quality and localisation evidence (a patch family's: repair's),
-    typed."""
-    raw = record.evidence.model_dump()
-    quality, loc = raw.get("quality"), raw.get("localisation")
-    return (
-        QualityDelta.model_validate(quality) if quality is not None else None,
-        Localisation.model_validate(loc) if loc is not None else None,
-    )
+def _published(record: AttemptRecord, key: str, model: type[M]) -> M | None:
+    """A record's published evidence ``key`` (a patch family's: repair's), typed: the judge's
+    own model in this process, a mapping when read back from results."""
+    value = getattr(record.evidence, key, None)
+    return None if value is None else model.model_validate(value)
 
 
 def patch_summary(records: list[AttemptRecord]) -> PatchSummary | None:
     """Localisation, scope, size and regressions of the patches; None when none changed code."""
     counted = [r for r in records if r.verdict not in NOT_COUNTED]
-    evidence = {id(r): _patch_evidence(r) for r in counted}
-    changed = [r for r in counted if evidence[id(r)][0] is not None]
+    changed = [(r, q) for r in counted if (q := _published(r, "quality", QualityDelta)) is not None]
     if not changed:
         return None
-    locs = [evidence[id(r)][1] for r in changed]
-    quality = [q for r in changed if (q := evidence[id(r)][0]) is not None]
+    locs = [_published(r, "localisation", Localisation) for r, _ in changed]
+    quality = [q for _, q in changed]
     return PatchSummary(
         changed=len(changed),
         with_regressions=sum(bool(r.regressions) for r in counted),
