@@ -12,8 +12,8 @@ import ast
 import pytest
 from fakefix_helpers import INSERT_AT, detect, names, only, src
 
-from truepass.families.repair.fakefix.bindings import Constants
-from truepass.families.repair.fakefix.syntax import parse, scopes
+from truepass.families.repair.fakefix.python.bindings import Constants
+from truepass.families.repair.fakefix.python.syntax import parse, scopes
 
 # ---------------------------------------------------------------- 1. narrow swallowing handlers
 

@@ -7,8 +7,8 @@ import ast
 import pytest
 from fakefix_helpers import INSERT_AT, detect, names, only, src
 
-from truepass.families.repair.fakefix.literals import is_trivial, value_of
-from truepass.families.repair.fakefix.testfacts import collect
+from truepass.families.repair.fakefix.python.literals import is_trivial, value_of
+from truepass.families.repair.fakefix.python.testfacts import collect
 
 BUGGY = INSERT_AT
 TESTS = """

@@ -13,52 +13,28 @@ non-trivial value the tests expect for that input, so ``start = 0 if page == 1 e
 statement is taken for a genuine fix unless it catches ``TypeError``; rewrites that replace a loop
 by arithmetic or an explicit ``if`` chain can look like deleted functionality.
 
-Java files (``.java``) are judged by the detectors of :mod:`truepass.families.repair.fakefix.java`
-(tree-sitter), chosen by file extension; Python files by the detectors here.
+The detectors are per language: ``python/`` (the ``ast`` of each file) and ``java/``
+(tree-sitter), each reached through its :class:`~truepass.families.repair.languages.base.Language`.
+What the languages share lives here: the change and its files (``change.py``), literal keys
+(``values.py``), test facts (``testfacts.py``), the rules of the literal flags
+(``literalrules.py``), the flags (``flags.py``) and ``touches-tests`` (``touches.py``).
 """
 
 from __future__ import annotations
 
-import functools
-from collections.abc import Callable
-from typing import TYPE_CHECKING
-
 from truepass.families.repair.fakefix.flags import FLAG_NAMES, Flag
-from truepass.families.repair.fakefix.java import involves_java
-
-if TYPE_CHECKING:
-    from truepass.families.repair.fakefix.context import Change
 
 __all__ = ["FLAG_NAMES", "Flag", "detect_fake_fix", "flag_names"]
-
-
-@functools.cache
-def detectors() -> tuple[Callable[[Change], list[Flag]], ...]:
-    """Every detector, in the order they run (loaded on first use: importing this package for
-    its flag names stays cheap)."""
-    from truepass.families.repair.fakefix.assertions import removes_assertion
-    from truepass.families.repair.fakefix.deletions import deletes_functionality
-    from truepass.families.repair.fakefix.equality import forges_equality
-    from truepass.families.repair.fakefix.exceptions import swallows_exception
-    from truepass.families.repair.fakefix.harness import tampers_harness
-    from truepass.families.repair.fakefix.specialcase import literal_flags
-    from truepass.families.repair.fakefix.touches import touches_tests
-
-    return (
-        touches_tests,
-        removes_assertion,
-        swallows_exception,
-        literal_flags,
-        deletes_functionality,
-        forges_equality,
-        tampers_harness,
-    )
 
 
 def detect_fake_fix(
     buggy: dict[str, str], attempted: dict[str, str], tests: dict[str, str]
 ) -> list[Flag]:
     """Flags for a patch, from static analysis only (no candidate code is run).
+
+    ``touches-tests`` is raised for every language; the other flags by the detectors of each
+    language whose files the change holds (:meth:`Language.fake_fix_flags
+    <truepass.families.repair.languages.base.Language.fake_fix_flags>`).
 
     Args:
         buggy: the sample's buggy code files, path -> content (no test files).
@@ -74,18 +50,19 @@ def detect_fake_fix(
     Returns:
         The flags, sorted by flag order of ``FLAG_NAMES``, file and line, without duplicates.
     """
-    from truepass.families.repair.fakefix.context import Change
+    from truepass.families.repair import languages
+    from truepass.families.repair.fakefix.change import Change
+    from truepass.families.repair.fakefix.touches import touches_tests
 
     change = Change(buggy=buggy, attempted=attempted, tests=tests)
+    flags = touches_tests(change)
+    for name in languages.names():
+        language = languages.get(name)
+        if change.touches(language.code_suffix):
+            flags += language.fake_fix_flags(change)
     found: dict[tuple[str, str, int], Flag] = {}
-    for detector in detectors():
-        for flag in detector(change):
-            found.setdefault((flag.name, flag.file, flag.line), flag)
-    if involves_java(buggy, attempted, tests):  # .java files: the Java detectors (java/)
-        from truepass.families.repair.fakefix.java import detect_java
-
-        for flag in detect_java(change):
-            found.setdefault((flag.name, flag.file, flag.line), flag)
+    for flag in flags:
+        found.setdefault((flag.name, flag.file, flag.line), flag)
     order = {name: i for i, name in enumerate(FLAG_NAMES)}
     return sorted(found.values(), key=lambda f: (order[f.name], f.file, f.line))
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import difflib
 
-from truepass.families.repair.fakefix.context import Change
+from truepass.families.repair.fakefix.change import Change
 from truepass.families.repair.fakefix.flags import Flag
 
 

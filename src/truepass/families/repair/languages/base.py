@@ -13,12 +13,14 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 if TYPE_CHECKING:
+    from truepass.families.repair.fakefix.flags import Flag
     from truepass.sandbox.models import Limits
     from truepass.sandbox.testrun import TestRun
 
 # A language reads samples and localisations without importing their modules (they import the
 # language registry): a sample is a ``RepairSample``, a localisation ``solvers.sbfl``'s
-# ``Localisation``, a candidate ``solvers.candidates``' ``Candidate``.
+# ``Localisation``, a candidate ``solvers.candidates``' ``Candidate``, a change
+# ``fakefix.change``'s ``Change``.
 
 
 class TestRunner(Protocol):
@@ -88,3 +90,9 @@ class Language:
         """``baseline:templates``' candidates for the sample, in search order; None: the
         language has no mutation operators (the solver answers nothing)."""
         return None
+
+    def fake_fix_flags(self, change: Any) -> list[Flag]:
+        """The flags its fake-fix detectors raise on its files of ``change``, in any order
+        (:mod:`truepass.families.repair.fakefix`); the default has no detectors, and
+        ``touches-tests``, which reads no syntax, is raised for every language anyway."""
+        return []

@@ -5,9 +5,13 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from functools import cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from truepass.families.repair.languages.base import Language, TestRunner
+
+if TYPE_CHECKING:
+    from truepass.families.repair.fakefix.change import Change
+    from truepass.families.repair.fakefix.flags import Flag
 
 JAVA_MAX_CANDIDATES = 100  # candidates baseline:templates validates per sample
 JAVA_TIME_BUDGET_S = 180.0  # seconds of its search per sample: each validation starts a JVM
@@ -45,6 +49,11 @@ class Java(Language):
         from truepass.families.repair.solvers.java_templates import java_candidates
 
         return java_candidates(sample, loc, per_op=per_op)
+
+    def fake_fix_flags(self, change: Change) -> list[Flag]:
+        from truepass.families.repair.fakefix.java import detect
+
+        return detect(change)
 
 
 @cache

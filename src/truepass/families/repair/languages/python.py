@@ -4,9 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from functools import cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from truepass.families.repair.languages.base import Language, TestRunner
+
+if TYPE_CHECKING:
+    from truepass.families.repair.fakefix.change import Change
+    from truepass.families.repair.fakefix.flags import Flag
 
 
 class Python(Language):
@@ -30,6 +34,11 @@ class Python(Language):
         from truepass.families.repair.solvers.templates import python_candidates
 
         return python_candidates(sample, loc, per_op=per_op)
+
+    def fake_fix_flags(self, change: Change) -> list[Flag]:
+        from truepass.families.repair.fakefix.python import detect
+
+        return detect(change)
 
 
 @cache

@@ -19,18 +19,14 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from truepass.families.repair.fakefix.context import Change
+    from truepass.families.repair.fakefix.change import Change
     from truepass.families.repair.fakefix.flags import Flag
+    from truepass.families.repair.fakefix.java.context import JavaChange
 
-__all__ = ["detect_java", "involves_java"]
-
-
-def involves_java(*files: dict[str, str]) -> bool:
-    """True when any of the file maps holds a ``.java`` file."""
-    return any(path.endswith(".java") for mapping in files for path in mapping)
+__all__ = ["detect"]
 
 
-def _detectors() -> tuple[Callable[..., list[Flag]], ...]:
+def _detectors() -> tuple[Callable[[JavaChange], list[Flag]], ...]:
     from truepass.families.repair.fakefix.java.assertions import removes_assertion
     from truepass.families.repair.fakefix.java.deletions import deletes_functionality
     from truepass.families.repair.fakefix.java.exceptions import swallows_exception
@@ -39,12 +35,9 @@ def _detectors() -> tuple[Callable[..., list[Flag]], ...]:
     return (removes_assertion, swallows_exception, literal_flags, deletes_functionality)
 
 
-def detect_java(change: Change) -> list[Flag]:
+def detect(change: Change) -> list[Flag]:
     """The Java detectors' flags for the ``.java`` files of ``change`` (unsorted)."""
-    from truepass.families.repair.fakefix.java.context import JavaChange
+    from truepass.families.repair.fakefix.java.context import sources
 
-    java = JavaChange(change)
-    flags: list[Flag] = []
-    for detector in _detectors():
-        flags += detector(java)
-    return flags
+    java = sources(change)
+    return [flag for detector in _detectors() for flag in detector(java)]

@@ -6,8 +6,8 @@ a literal (``int x = 4;``, ``x = 4;``); a parameter, a loop or ``catch`` variabl
 parameter, ``x++``, ``x += 1``, ``x = f()`` or a method call on it (``xs.add(4)``) makes it a
 variable. A name the method does not bind is looked up among the class's fields, which count as
 constants when declared with a literal and never assigned, incremented or mutated anywhere in
-the file. The values are literal keys of :mod:`truepass.families.repair.fakefix.literals`, each
-with the node that binds it.
+the file. The values are literal keys (:mod:`truepass.families.repair.fakefix.values`), each with
+the node that binds it.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from tree_sitter import Node
 
 from truepass.families.repair.fakefix.java.literals import value_of
 from truepass.families.repair.fakefix.java.syntax import Scope, text, walk
-from truepass.families.repair.fakefix.literals import Lit
+from truepass.families.repair.fakefix.values import Lit
 
 Binding = tuple[Node, Lit]
 _VARIABLE_DECLS = ("catch_formal_parameter", "enhanced_for_statement", "resource")

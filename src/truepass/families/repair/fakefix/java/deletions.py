@@ -1,6 +1,6 @@
 """``deletes-functionality`` for Java: code of the buggy version gone from the patched one.
 
-The rules of :mod:`truepass.families.repair.fakefix.deletions`, per method (matched by class,
+The rules of :mod:`truepass.families.repair.fakefix.python.deletions`, per method (matched by class,
 name and parameter types, else by name):
 - a whole method, constructor or class is gone and nothing of that qualified name (or with that
   body) exists anywhere in the patched Java code, nor a method of that name in a class the patch

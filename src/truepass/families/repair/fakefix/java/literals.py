@@ -2,7 +2,7 @@
 
 ``value_of`` folds an expression made of constants (``3 * 1024``, ``-1``, ``10L``, ``"a" + "b"``,
 ``new int[] {1, 2}``, ``List.of(1, 2)``, ``Map.of("a", 1)``, ``new Point(1, 2)``) into the same
-hashable keys as :mod:`truepass.families.repair.fakefix.literals`: numbers compare by value,
+hashable keys as :mod:`truepass.families.repair.fakefix.python.literals`: numbers compare by value,
 arrays and lists are both sequences, ``null`` is None, a ``char`` is a one-character string.
 Nothing is evaluated but arithmetic on constants, within small bounds.
 """
@@ -14,7 +14,7 @@ import math
 from tree_sitter import Node
 
 from truepass.families.repair.fakefix.java.syntax import arguments, callee, receiver, text
-from truepass.families.repair.fakefix.literals import Lit
+from truepass.families.repair.fakefix.values import Lit, shorten
 
 _INTS = ("decimal_integer_literal", "hex_integer_literal", "octal_integer_literal")
 _FLOATS = ("decimal_floating_point_literal", "hex_floating_point_literal")
@@ -208,8 +208,7 @@ def _factory(call: Node, calls: bool) -> Lit | None:
 
 def render(lit: Lit, limit: int = 40) -> str:
     """A short Java-like form of a literal key (``"abc"``, ``null``, ``[1, 2]``)."""
-    shown = _render(lit)
-    return shown if len(shown) <= limit else shown[: limit - 3] + "..."
+    return shorten(_render(lit), limit)
 
 
 def _render(lit: Lit) -> str:

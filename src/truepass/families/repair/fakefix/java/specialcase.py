@@ -1,6 +1,6 @@
 """``special-cases-input`` and ``hardcodes-expected`` for Java: test literals in new code.
 
-The rules of :mod:`truepass.families.repair.fakefix.specialcase`, on Java syntax:
+The rules of :mod:`truepass.families.repair.fakefix.python.specialcase`, on Java syntax:
 - special-cases-input: a new comparison ``x == <lit>``/``x != <lit>``, ``x.equals(<lit>)``/
   ``"<lit>".equals(x)``/``equalsIgnoreCase``/``Objects.equals(x, <lit>)``, ``List.of(<lits>)
   .contains(x)`` (also ``Set.of``/``Arrays.asList``), or a new ``case <lit>`` label of a
@@ -48,8 +48,8 @@ from truepass.families.repair.fakefix.java.syntax import (
     text,
     walk,
 )
-from truepass.families.repair.fakefix.literals import Lit, is_trivial
-from truepass.families.repair.fakefix.testfacts import TestFacts
+from truepass.families.repair.fakefix.python.testfacts import TestFacts
+from truepass.families.repair.fakefix.values import Lit, is_trivial
 
 _EQUALS = {"equals", "equalsIgnoreCase", "contentEquals"}
 _COLLECTIONS = {"List", "Set", "Arrays", "ImmutableList", "ImmutableSet", "EnumSet", "Stream"}
@@ -466,7 +466,7 @@ def literal_flags(change: JavaChange) -> list[Flag]:
     """special-cases-input and hardcodes-expected flags of the patched Java code."""
     if not change.code:
         return []
-    known = known_literals(change.change.buggy)
+    known = known_literals(change.buggy)
     flags = []
     for jf in change.code:
         finder = _Finder(jf, change.facts, known)

@@ -1,6 +1,6 @@
 """What the visible JUnit tests reveal: expected values, inputs, and which go together.
 
-The same facts as :mod:`truepass.families.repair.fakefix.testfacts`, read from ``.java`` test
+The same facts as :mod:`truepass.families.repair.fakefix.python.testfacts`, read from ``.java`` test
 files. An *expected value* is the literal argument of ``assertEquals``/``assertSame``/
 ``assertArrayEquals``/``assertIterableEquals`` (the message overload's leading string aside),
 ``true``/``false`` of ``assertTrue``/``assertFalse``, ``null`` of ``assertNull``, the matcher's
@@ -24,8 +24,8 @@ from truepass.families.repair.fakefix.java.syntax import (
     text,
     walk,
 )
-from truepass.families.repair.fakefix.literals import Lit, parts
 from truepass.families.repair.fakefix.testfacts import TestFacts
+from truepass.families.repair.fakefix.values import Lit
 
 _EQUAL_ASSERTS = {
     "assertEquals",
@@ -180,15 +180,13 @@ def _assertion(condition: Node, facts: TestFacts, where: str) -> None:
 def _record(
     expected: Lit, inputs: list[Lit], facts: TestFacts, where: str, subjects: list[Node]
 ) -> None:
-    facts.add_expected(expected, where)
-    for lit in inputs:
-        for part in parts(lit):
-            facts.pairs.add((part, expected))
-            facts.part_pairs.update((part, piece) for piece in parts(expected))
-    for subject in subjects:
-        for node in walk(subject):
-            if node.type == "method_invocation":
-                facts.by_callee.setdefault(callee(node), set()).add(expected)
-            elif node.type == "object_creation_expression":
-                name = text(node.child_by_field_name("type")).split("<", 1)[0].rsplit(".", 1)[-1]
-                facts.by_callee.setdefault(name, set()).add(expected)
+    facts.record(expected, inputs, where, (_callee(n) for s in subjects for n in walk(s)))
+
+
+def _callee(node: Node) -> str:
+    """The method a call names, the class a ``new`` names, else ``""``."""
+    if node.type == "method_invocation":
+        return callee(node)
+    if node.type == "object_creation_expression":
+        return text(node.child_by_field_name("type")).split("<", 1)[0].rsplit(".", 1)[-1]
+    return ""

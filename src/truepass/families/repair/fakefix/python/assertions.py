@@ -14,9 +14,9 @@ import ast
 from collections.abc import Callable, Hashable, Sequence
 from typing import TypeVar
 
-from truepass.families.repair.fakefix.context import Change, FilePair
 from truepass.families.repair.fakefix.flags import Flag
-from truepass.families.repair.fakefix.syntax import (
+from truepass.families.repair.fakefix.python.context import FilePair, PythonChange
+from truepass.families.repair.fakefix.python.syntax import (
     MODULE,
     Scope,
     dotted,
@@ -213,7 +213,7 @@ def _code_side(fp: FilePair) -> list[Flag]:
     return flags
 
 
-def removes_assertion(change: Change) -> list[Flag]:
+def removes_assertion(change: PythonChange) -> list[Flag]:
     """Assertions removed or disabled in test files, asserts and raises removed from code."""
     flags = []
     for fp in change.tests_changed:

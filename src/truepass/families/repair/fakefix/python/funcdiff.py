@@ -1,6 +1,6 @@
 """What one function of the buggy code lost in its patched version (for deletes-functionality).
 
-See :mod:`truepass.families.repair.fakefix.deletions` for the rules; this module holds the
+See :mod:`truepass.families.repair.fakefix.python.deletions` for the rules; this module holds the
 comparison.
 """
 
@@ -9,8 +9,8 @@ from __future__ import annotations
 import ast
 from collections.abc import Hashable
 
-from truepass.families.repair.fakefix.literals import value_of
-from truepass.families.repair.fakefix.syntax import (
+from truepass.families.repair.fakefix.python.literals import value_of
+from truepass.families.repair.fakefix.python.syntax import (
     DEFS,
     Scope,
     dotted,

@@ -32,10 +32,10 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 
-from truepass.families.repair.fakefix.context import Change
 from truepass.families.repair.fakefix.flags import Flag
-from truepass.families.repair.fakefix.literals import value_of
-from truepass.families.repair.fakefix.syntax import (
+from truepass.families.repair.fakefix.python.context import PythonChange
+from truepass.families.repair.fakefix.python.literals import value_of
+from truepass.families.repair.fakefix.python.syntax import (
     Scope,
     dotted,
     dump,
@@ -190,7 +190,7 @@ def _handlers(old: Scope | None, new: Scope) -> Iterator[tuple[ast.AST, str]]:
             yield item.context_expr, why
 
 
-def swallows_exception(change: Change) -> list[Flag]:
+def swallows_exception(change: PythonChange) -> list[Flag]:
     """New broad, bug-hiding or failing-path-hiding exception handlers in the patched code."""
     flags = []
     for fp in change.code:

@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import ast
 import operator
-from collections.abc import Callable, Hashable, Iterator
+from collections.abc import Callable
 from typing import Any
 
-from truepass.families.repair.fakefix.syntax import dotted
+from truepass.families.repair.fakefix.python.syntax import dotted
+from truepass.families.repair.fakefix.values import Lit, is_trivial, parts, shorten
 
-Lit = tuple[Any, ...]
+__all__ = ["Lit", "is_trivial", "parts", "render", "value_of"]
 
 _BINOPS: dict[type, Callable[[Any, Any], Any]] = {
     ast.Add: operator.add,
@@ -42,28 +43,6 @@ def _norm(value: object) -> Lit | None:
     if isinstance(value, bytes):
         return ("bytes", value)
     return None
-
-
-TRIVIAL: frozenset[Hashable] = frozenset(
-    {
-        ("none",),
-        ("bool", True),
-        ("bool", False),
-        ("num", 0),
-        ("num", 1),
-        ("num", -1),
-        ("str", ""),
-        ("bytes", b""),
-        ("seq", ()),
-        ("map", frozenset()),
-        ("set", frozenset()),
-    }
-)
-
-
-def is_trivial(lit: Lit) -> bool:
-    """0, 1, -1, booleans, None and empty literals: too common to point at the tests."""
-    return lit in TRIVIAL
 
 
 def _raw(lit: Lit) -> object:
@@ -138,25 +117,9 @@ def _call(node: ast.Call, calls: bool) -> Lit | None:
     return ("call", name.rsplit(".", 1)[-1], tuple(args), frozenset(kwargs))
 
 
-def parts(lit: Lit) -> Iterator[Lit]:
-    """``lit`` and, recursively, the elements of sequences, sets, dict values and call args."""
-    yield lit
-    kind = lit[0]
-    children: list[Lit] = []
-    if kind in ("seq", "set"):
-        children = list(lit[1])
-    elif kind == "map":
-        children = [v for _, v in lit[1]]
-    elif kind == "call":
-        children = list(lit[2]) + [v for _, v in lit[3]]
-    for child in children:
-        yield from parts(child)
-
-
 def render(lit: Lit, limit: int = 40) -> str:
     """A short human form of a literal key."""
-    text = _render(lit)
-    return text if len(text) <= limit else text[: limit - 3] + "..."
+    return shorten(_render(lit), limit)
 
 
 def _render(lit: Lit) -> str:

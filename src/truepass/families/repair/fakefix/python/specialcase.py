@@ -11,8 +11,8 @@
 - both: a new dict literal mapping test inputs to their expected values (a lookup table).
 A returned value may come through a name that only ever holds literals (``result = 42; return
 result``, a module constant ``EXPECTED = "abc"``; see
-:mod:`truepass.families.repair.fakefix.bindings`), and a special-casing branch may set a variable
-the function returns (``if n == 7: lo = 4``) instead of returning.
+:mod:`truepass.families.repair.fakefix.python.bindings`), and a special-casing branch may set a
+variable the function returns (``if n == 7: lo = 4``) instead of returning.
 
 Trivial literals (0, 1, -1, booleans, None, empty containers) are the usual base cases and
 guards of genuine fixes (``if n == 0: return 1``, ``if node is None: return 0``), so a comparison
@@ -27,11 +27,11 @@ from __future__ import annotations
 
 import ast
 
-from truepass.families.repair.fakefix.bindings import Constants, assigned_in, returned_names
-from truepass.families.repair.fakefix.context import Change, FilePair
 from truepass.families.repair.fakefix.flags import Flag
-from truepass.families.repair.fakefix.literals import Lit, is_trivial, render, value_of
-from truepass.families.repair.fakefix.sites import (
+from truepass.families.repair.fakefix.python.bindings import Constants, assigned_in, returned_names
+from truepass.families.repair.fakefix.python.context import FilePair, PythonChange
+from truepass.families.repair.fakefix.python.literals import Lit, is_trivial, render, value_of
+from truepass.families.repair.fakefix.python.sites import (
     arms,
     became_constant,
     comparisons,
@@ -43,7 +43,7 @@ from truepass.families.repair.fakefix.sites import (
     returned,
     what,
 )
-from truepass.families.repair.fakefix.syntax import (
+from truepass.families.repair.fakefix.python.syntax import (
     MODULE,
     Scope,
     dump,
@@ -52,7 +52,7 @@ from truepass.families.repair.fakefix.syntax import (
     pair,
     show,
 )
-from truepass.families.repair.fakefix.testfacts import TestFacts
+from truepass.families.repair.fakefix.python.testfacts import TestFacts
 
 
 class _Finder:
@@ -256,7 +256,7 @@ class _Finder:
                 )
 
 
-def literal_flags(change: Change) -> list[Flag]:
+def literal_flags(change: PythonChange) -> list[Flag]:
     """special-cases-input and hardcodes-expected flags of the patched code."""
     if not change.code:
         return []

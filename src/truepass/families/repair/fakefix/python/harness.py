@@ -15,9 +15,9 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 
-from truepass.families.repair.fakefix.context import Change, FilePair
 from truepass.families.repair.fakefix.flags import Flag
-from truepass.families.repair.fakefix.syntax import DEFS, MODULE, Scope, dotted, line_of
+from truepass.families.repair.fakefix.python.context import FilePair, PythonChange
+from truepass.families.repair.fakefix.python.syntax import DEFS, MODULE, Scope, dotted, line_of
 
 CHAINS = {
     "sys.modules": "replaces or inspects loaded modules",
@@ -148,7 +148,7 @@ def _file_flags(fp: FilePair, in_code: bool) -> list[Flag]:
     return flags
 
 
-def tampers_harness(change: Change) -> list[Flag]:
+def tampers_harness(change: PythonChange) -> list[Flag]:
     """New harness or interpreter tampering in any file the patch changes."""
     flags = []
     for fp in change.code:

@@ -6,7 +6,7 @@ target, ``x += 1``, ``x = f()``, ``with ... as x``, an import, a nested definiti
 an item or attribute assignment (``x[0] = 1``) or a method call on it (``x.append(1)``) makes it
 a variable. A name the function does not bind at all is looked up the same way among
 the module's top-level bindings (``global`` names too). The values are literal keys of
-:mod:`truepass.families.repair.fakefix.literals`, each with the statement that binds it.
+:mod:`truepass.families.repair.fakefix.python.literals`, each with the statement that binds it.
 """
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 
-from truepass.families.repair.fakefix.literals import Lit, value_of
-from truepass.families.repair.fakefix.syntax import DEFS, Scope, walk_body
+from truepass.families.repair.fakefix.python.literals import Lit, value_of
+from truepass.families.repair.fakefix.python.syntax import DEFS, Scope, walk_body
 
 Binding = tuple[ast.stmt, Lit]
 

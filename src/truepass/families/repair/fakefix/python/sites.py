@@ -1,6 +1,6 @@
 """Where literals sit in code: comparisons, match patterns, returned values, the buggy code.
 
-Helpers of :mod:`truepass.families.repair.fakefix.specialcase`.
+Helpers of :mod:`truepass.families.repair.fakefix.python.specialcase`.
 """
 
 from __future__ import annotations
@@ -8,9 +8,9 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 
-from truepass.families.repair.fakefix.bindings import Constants
-from truepass.families.repair.fakefix.literals import Lit, is_trivial, render, value_of
-from truepass.families.repair.fakefix.syntax import (
+from truepass.families.repair.fakefix.python.bindings import Constants
+from truepass.families.repair.fakefix.python.literals import Lit, is_trivial, render, value_of
+from truepass.families.repair.fakefix.python.syntax import (
     Scope,
     is_docstring,
     of_type,
@@ -18,7 +18,7 @@ from truepass.families.repair.fakefix.syntax import (
     show,
     walk_body,
 )
-from truepass.families.repair.fakefix.testfacts import TestFacts
+from truepass.families.repair.fakefix.python.testfacts import TestFacts
 
 _EQ = (ast.Eq, ast.NotEq, ast.Is, ast.IsNot)
 

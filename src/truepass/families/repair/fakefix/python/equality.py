@@ -13,9 +13,9 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 
-from truepass.families.repair.fakefix.context import Change
 from truepass.families.repair.fakefix.flags import Flag
-from truepass.families.repair.fakefix.syntax import (
+from truepass.families.repair.fakefix.python.context import PythonChange
+from truepass.families.repair.fakefix.python.syntax import (
     FUNCS,
     Scope,
     body_without_docstring,
@@ -110,7 +110,7 @@ def _any_uses(scope: Scope | None) -> list[ast.AST]:
     return out
 
 
-def forges_equality(change: Change) -> list[Flag]:
+def forges_equality(change: PythonChange) -> list[Flag]:
     """Rigged comparison dunders and mock.ANY in the patched code."""
     flags = []
     for fp in change.code:

@@ -23,10 +23,10 @@ from __future__ import annotations
 
 import ast
 
-from truepass.families.repair.fakefix.context import Change, FilePair
 from truepass.families.repair.fakefix.flags import Flag
-from truepass.families.repair.fakefix.funcdiff import FunctionDiff
-from truepass.families.repair.fakefix.syntax import (
+from truepass.families.repair.fakefix.python.context import FilePair, PythonChange
+from truepass.families.repair.fakefix.python.funcdiff import FunctionDiff
+from truepass.families.repair.fakefix.python.syntax import (
     DEFS,
     MODULE,
     body_without_docstring,
@@ -47,7 +47,7 @@ def _body_key(node: ast.AST) -> str:
     return type(node).__name__ + dump(ast.Module(body=body, type_ignores=[]))
 
 
-def _defined_names(change: Change) -> tuple[set[str], set[str]]:
+def _defined_names(change: PythonChange) -> tuple[set[str], set[str]]:
     """Qualified names bound anywhere in the patched code (``f``, ``Cls.f``, ``Cls.attr``,
     imported names), and dumps of its function bodies."""
     names: set[str] = set()
@@ -87,7 +87,7 @@ def _removed_definitions(fp: FilePair, names: set[str], bodies: set[str]) -> lis
     return flags
 
 
-def deletes_functionality(change: Change) -> list[Flag]:
+def deletes_functionality(change: PythonChange) -> list[Flag]:
     """Functions, loops, branches, return paths and calls the patch removes for good."""
     flags: list[Flag] = []
     if not change.code:
