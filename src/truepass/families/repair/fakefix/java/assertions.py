@@ -33,11 +33,11 @@ from truepass.families.repair.fakefix.java.syntax import (
     key,
     line_of,
     names_in,
-    pair,
     receiver,
     show,
     text,
 )
+from truepass.families.repair.fakefix.pairing import pair
 
 CHECK_OWNERS = {"Preconditions", "Validate", "Assert", "Verify"}
 CHECK_METHODS = {

@@ -42,13 +42,13 @@ from truepass.families.repair.fakefix.java.syntax import (
     key,
     line_of,
     names_in,
-    pair,
     receiver,
     show,
     statements,
     text,
     walk,
 )
+from truepass.families.repair.fakefix.pairing import pair
 
 PLUMBING = frozenset(
     {

@@ -34,12 +34,12 @@ from truepass.families.repair.fakefix.java.syntax import (
     key,
     line_of,
     of_type,
-    pair,
     show,
     statements,
     text,
     walk,
 )
+from truepass.families.repair.fakefix.pairing import pair
 
 BROAD = {"Exception", "Throwable", "RuntimeException", "Error"}
 BUG_SIGNALS = {

@@ -40,7 +40,6 @@ from truepass.families.repair.fakefix.java.syntax import (
     key,
     line_of,
     of_type,
-    pair,
     parse,
     receiver,
     show,
@@ -48,8 +47,10 @@ from truepass.families.repair.fakefix.java.syntax import (
     text,
     walk,
 )
-from truepass.families.repair.fakefix.python.testfacts import TestFacts
-from truepass.families.repair.fakefix.values import Lit, is_trivial
+from truepass.families.repair.fakefix.literalrules import LiteralRules, Table, Values
+from truepass.families.repair.fakefix.pairing import pair
+from truepass.families.repair.fakefix.testfacts import TestFacts
+from truepass.families.repair.fakefix.values import Lit
 
 _EQUALS = {"equals", "equalsIgnoreCase", "contentEquals"}
 _COLLECTIONS = {"List", "Set", "Arrays", "ImmutableList", "ImmutableSet", "EnumSet", "Stream"}
@@ -116,21 +117,6 @@ def comparisons(cmp: Node) -> Iterator[tuple[Lit, bool]]:
         yield la, True
     if lb is not None and la is None:
         yield lb, True
-
-
-def inputs_hit(lits: Iterator[Lit], facts: TestFacts) -> list[Lit]:
-    """The test inputs (non-trivial) that ``lits`` are or are cut from."""
-    out = []
-    for lit in lits:
-        found = None if is_trivial(lit) else facts.input_like(lit)
-        if found is not None:
-            out.append(found)
-    return out
-
-
-def what(hit: Lit, facts: TestFacts) -> str:
-    """``7 is an input of testX``."""
-    return f"{render(hit)} is an input of {facts.inputs[hit]}"
 
 
 def gives(at: Node, lit: Lit) -> str:
@@ -221,97 +207,52 @@ def _label_body(label: Node) -> list[Node]:
     return []
 
 
-class _Finder:
-    """Collects the flags of one file's scope pairs."""
+class _Rules(LiteralRules[Node]):
+    """The literal rules on one Java file."""
 
     def __init__(self, jf: JavaFile, facts: TestFacts, known: set[Lit]) -> None:
-        self.path, self.facts, self.known = jf.path, facts, known
+        super().__init__(jf.path, facts, known)
         self.roots = jf.before, jf.after
-        self.flags: list[Flag] = []
-        self.returns_flagged: set[int] = set()
         self.before = self.after = Constants(None, None)
-        self.returns: set[str] = set()
+        self.returned_names: set[str] = set()
 
-    def flag(self, name: str, node: Node, explanation: str) -> None:
-        line = line_of(node)
-        self.flags.append(Flag(name, self.path, line, f"line {line} {explanation}"))
+    def ident(self, node: Node) -> int:
+        return node.id
 
-    def scope(self, old: Scope | None, new: Scope) -> None:
-        facts = self.facts
+    def line(self, node: Node) -> int:
+        return line_of(node)
+
+    def show(self, node: Node, limit: int) -> str:
+        return show(node, limit)
+
+    def render(self, lit: Lit) -> str:
+        return render(lit)
+
+    def gives(self, at: Node, lit: Lit) -> str:
+        return gives(at, lit)
+
+    def enter(self, old: Scope | None, new: Scope) -> None:
         self.before = Constants(old, self.roots[0])
         self.after = Constants(new, self.roots[1])
-        self.returns = returned_names(new)
-        old_cmps = [
-            n for n in of_type(old, "binary_expression", "method_invocation") if is_comparison(n)
-        ]
-        new_cmps = [
-            n for n in new.of_type("binary_expression", "method_invocation") if is_comparison(n)
-        ]
-        _, compares = pair(old_cmps, new_cmps, key)
-        special: dict[int, list[Lit]] = {}
-        trivial: dict[int, tuple[Node, list[Lit]]] = {}
-        for cmp in compares:
-            found = list(comparisons(cmp))
-            hits = inputs_hit((lit for lit, _ in found), facts)
-            if hits:
-                special[cmp.id] = hits
-                self.flag(
-                    "special-cases-input",
-                    cmp,
-                    f"branches on `{show(cmp, 50)}`: {what(hits[0], facts)}",
-                )
-            else:
-                small = [lit for lit, _ in found if is_trivial(lit) and lit in facts.inputs]
-                if small:
-                    trivial[cmp.id] = (cmp, small)
-            for lit, is_eq in found:
-                if is_eq and not is_trivial(lit) and lit in facts.expected:
-                    self.flag(
-                        "hardcodes-expected",
-                        cmp,
-                        f"compares with {render(lit)}, the expected value of {facts.expected[lit]}",
-                    )
-        self._labels(old, new)
-        for node in new.of_type(*BRANCHES):
-            condition = node.child_by_field_name("condition")
-            if condition is None:
-                continue
-            subs = list(walk(condition))
-            hits = [h for sub in subs for h in special.get(sub.id, [])]
-            if node.type == "ternary_expression":
-                values = list(arms(node, node.child_by_field_name("consequence"), self.after))
-            else:
-                body = node.child_by_field_name("consequence") or node.child_by_field_name("body")
-                values = self._branch_body(statements(body))
-            if hits:
-                self._branch_values(values, hits)
-                continue
-            for sub in subs:
-                if sub.id in trivial:
-                    cmp, small = trivial[sub.id]
-                    self._trivial_branch(cmp, values, small)
-        self._plain_returns(old, new)
-        self._tables(old, new)
+        self.returned_names = returned_names(new)
 
-    def _labels(self, old: Scope | None, new: Scope) -> None:
-        facts = self.facts
+    def comparisons(self, old: Scope | None, new: Scope) -> list[Node]:
+        kinds = ("binary_expression", "method_invocation")
+        before = [n for n in of_type(old, *kinds) if is_comparison(n)]
+        return pair(before, [n for n in new.of_type(*kinds) if is_comparison(n)], key)[1]
+
+    def compared(self, cmp: Node) -> Iterator[tuple[Lit, bool]]:
+        return comparisons(cmp)
+
+    def cases(
+        self, old: Scope | None, new: Scope
+    ) -> Iterator[tuple[Node, str, list[Lit], Values[Node]]]:
         _, labels = pair(of_type(old, "switch_label"), new.of_type("switch_label"), key)
         for label in labels:
             lits = [lit for c in label.named_children if (lit := value_of(c)) is not None]
-            hits = inputs_hit(iter(lits), facts)
-            values = self._branch_body(_label_body(label))
-            if hits:
-                self.flag(
-                    "special-cases-input",
-                    label,
-                    f"matches `{show(label, 40)}`: {what(hits[0], facts)}",
-                )
-                self._branch_values(values, hits)
-            else:
-                small = [lit for lit in lits if is_trivial(lit) and lit in facts.inputs]
-                self._trivial_branch(label, values, small)
+            yield label, f"matches `{show(label, 40)}`", lits, self._body(_label_body(label))
 
-    def _branch_body(self, body: list[Node]) -> list[tuple[Node, Lit]]:
+    def _body(self, body: list[Node]) -> Values[Node]:
         """Literals a branch returns (or yields from a switch rule), directly or through a
         constant name, or sets a variable the method returns to."""
         nodes = [n for stmt in body for n in walk(stmt)]
@@ -326,126 +267,43 @@ class _Finder:
         for node in nodes:
             if node.type == "yield_statement":
                 values += arms(node, _returned_value(node), self.after)
-        return [*values, *assigned_in(nodes, self.returns)]
+        return [*values, *assigned_in(nodes, self.returned_names)]
 
-    def _trivial_branch(self, at: Node, values: list[tuple[Node, Lit]], small: list[Lit]) -> None:
-        facts = self.facts
-        for where, lit in values:
-            if is_trivial(lit):
+    def branches(self, new: Scope) -> Iterator[tuple[list[Node], Values[Node]]]:
+        for node in new.of_type(*BRANCHES):
+            condition = node.child_by_field_name("condition")
+            if condition is None:
                 continue
-            owner = next(
-                (h for h in small if (h, lit) in facts.pairs or (h, lit) in facts.part_pairs),
-                None,
-            )
-            if owner is None:
-                continue
-            self.flag(
-                "special-cases-input",
-                at,
-                f"branches on `{show(at, 50)}`: {what(owner, facts)}, and the branch "
-                f"{gives(where, lit)}, what the tests expect for it",
-            )
-            if where.id not in self.returns_flagged:
-                self.returns_flagged.add(where.id)
-                self.flag(
-                    "hardcodes-expected",
-                    where,
-                    f"{gives(where, lit)} for the tested input {render(owner)}: "
-                    f"{self._expected_of(owner, lit)}",
-                )
-            return
-
-    def _expected_of(self, owner: Lit, lit: Lit) -> str:
-        if lit in self.facts.expected:
-            return f"the expected value of {self.facts.expected[lit]}"
-        return f"part of the expected value of {self.facts.inputs[owner]}"
-
-    def _branch_values(self, values: list[tuple[Node, Lit]], hits: list[Lit]) -> None:
-        facts = self.facts
-        for at, lit in values:
-            if lit in facts.expected:
-                paired = any((h, lit) in facts.pairs for h in hits)
-                if not is_trivial(lit) or paired:
-                    self.returns_flagged.add(at.id)
-                    self.flag(
-                        "hardcodes-expected",
-                        at,
-                        f"{gives(at, lit)} for the tested input {render(hits[0])}: the expected "
-                        f"value of {facts.expected[lit]}",
-                    )
-            elif not is_trivial(lit):
-                owner = next((h for h in hits if (h, lit) in facts.part_pairs), None)
-                if owner is not None:
-                    self.returns_flagged.add(at.id)
-                    self.flag(
-                        "hardcodes-expected",
-                        at,
-                        f"gives {render(lit)} for the tested input {render(owner)}: part of the "
-                        f"expected value of {facts.inputs[owner]}",
-                    )
-
-    def _plain_returns(self, old: Scope | None, new: Scope) -> None:
-        before = literal_returns(old, self.before)
-        after = literal_returns(new, self.after)
-        _, added = pair(before, after, lambda item: item[1])
-        constant = became_constant(old, new, self.before, self.after)
-        for at, lit in added:
-            if at.id in self.returns_flagged or lit not in self.facts.expected:
-                continue
-            if constant and lit in self.facts.by_callee.get(new.simple_name, set()):
-                self.flag(
-                    "hardcodes-expected",
-                    at,
-                    f"makes {new.name} return the constant {render(lit)}, the expected value of "
-                    f"{self.facts.expected[lit]}",
-                )
-            elif not is_trivial(lit) and lit not in self.known:
-                self.flag(
-                    "hardcodes-expected",
-                    at,
-                    f"{gives(at, lit)}, the expected value of {self.facts.expected[lit]}",
-                )
+            if node.type == "ternary_expression":
+                values = list(arms(node, node.child_by_field_name("consequence"), self.after))
             else:
-                continue
-            self.returns_flagged.add(at.id)
+                body = node.child_by_field_name("consequence") or node.child_by_field_name("body")
+                values = self._body(statements(body))
+            yield list(walk(condition)), values
 
-    def _tables(self, old: Scope | None, new: Scope) -> None:
-        calls = [n for n in new.of_type("method_invocation")]
+    def returns(self, old: Scope | None, new: Scope) -> tuple[Values[Node], Values[Node], bool]:
+        return (
+            literal_returns(old, self.before),
+            literal_returns(new, self.after),
+            became_constant(old, new, self.before, self.after),
+        )
+
+    def tables(self, old: Scope | None, new: Scope) -> Iterator[tuple[Node, Table]]:
+        """``Map.of(k, v, ...)`` calls, and the ``put(k, v)`` calls on each map."""
+        calls = new.of_type("method_invocation")
         old_calls = of_type(old, "method_invocation")
         _, maps = pair(
             [n for n in old_calls if _is_map_of(n)], [n for n in calls if _is_map_of(n)], key
         )
-        tables: list[tuple[Node, list[tuple[Lit | None, Lit | None]]]] = []
         for node in maps:
             values = [value_of(a) for a in arguments(node)]
-            tables.append((node, list(zip(values[::2], values[1::2], strict=True))))
+            yield node, list(zip(values[::2], values[1::2], strict=True))
         _, puts = pair([n for n in old_calls if _is_put(n)], [n for n in calls if _is_put(n)], key)
         by_map: dict[str, list[Node]] = {}
         for node in puts:
             by_map.setdefault(receiver(node), []).append(node)
         for group in by_map.values():
-            entries = [(value_of(arguments(n)[0]), value_of(arguments(n)[1])) for n in group]
-            tables.append((group[0], entries))
-        for node, entries in tables:
-            hits = [
-                (k, v)
-                for k, v in entries
-                if k is not None
-                and v is not None
-                and not is_trivial(k)
-                and k in self.facts.inputs
-                and v in self.facts.expected
-                and (not is_trivial(v) or (k, v) in self.facts.pairs)
-            ]
-            if hits and 2 * len(hits) >= len(entries):
-                k, v = hits[0]
-                self.flag("special-cases-input", node, f"keys a table on tested input {render(k)}")
-                self.flag(
-                    "hardcodes-expected",
-                    node,
-                    f"maps {render(k)} to {render(v)}, the expected value of "
-                    f"{self.facts.expected[v]}",
-                )
+            yield group[0], [(value_of(arguments(n)[0]), value_of(arguments(n)[1])) for n in group]
 
 
 def _is_map_of(node: Node) -> bool:
@@ -469,8 +327,8 @@ def literal_flags(change: JavaChange) -> list[Flag]:
     known = known_literals(change.buggy)
     flags = []
     for jf in change.code:
-        finder = _Finder(jf, change.facts, known)
+        rules = _Rules(jf, change.facts, known)
         for old, new in jf.scope_pairs():
-            finder.scope(old, new)
-        flags += finder.flags
+            rules.scope(old, new)
+        flags += rules.flags
     return flags

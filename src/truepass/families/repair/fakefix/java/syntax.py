@@ -13,8 +13,7 @@ is made per parse, so that no parser is ever shared across threads. Nothing is c
 from __future__ import annotations
 
 import functools
-from collections import defaultdict
-from collections.abc import Callable, Hashable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TypeVar
 
@@ -163,24 +162,6 @@ def statements(block: Node | None) -> list[Node]:
             c for c in block.named_children if c.type not in COMMENTS and c.type != "switch_label"
         ]
     return [block]
-
-
-def pair(
-    before: Sequence[T], after: Sequence[T], by: Callable[[T], Hashable]
-) -> tuple[list[T], list[T]]:
-    """Pair items with equal keys (as multisets, in order); return the unpaired (removed, added)."""
-    pool: dict[Hashable, list[int]] = defaultdict(list)
-    for i, item in enumerate(before):
-        pool[by(item)].append(i)
-    left = set(range(len(before)))
-    added = []
-    for item in after:
-        bucket = pool.get(by(item))
-        if bucket:
-            left.discard(bucket.pop(0))
-        else:
-            added.append(item)
-    return [before[i] for i in sorted(left)], added
 
 
 @dataclass

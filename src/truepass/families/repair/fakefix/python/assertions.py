@@ -15,6 +15,7 @@ from collections.abc import Callable, Hashable, Sequence
 from typing import TypeVar
 
 from truepass.families.repair.fakefix.flags import Flag
+from truepass.families.repair.fakefix.pairing import pair
 from truepass.families.repair.fakefix.python.context import FilePair, PythonChange
 from truepass.families.repair.fakefix.python.syntax import (
     MODULE,
@@ -25,7 +26,6 @@ from truepass.families.repair.fakefix.python.syntax import (
     line_of,
     names_in,
     of_type,
-    pair,
     parents,
     scope_parents,
     show,

@@ -14,6 +14,7 @@ import ast
 from collections.abc import Iterator
 
 from truepass.families.repair.fakefix.flags import Flag
+from truepass.families.repair.fakefix.pairing import pair
 from truepass.families.repair.fakefix.python.context import PythonChange
 from truepass.families.repair.fakefix.python.syntax import (
     FUNCS,
@@ -22,7 +23,6 @@ from truepass.families.repair.fakefix.python.syntax import (
     dotted,
     dump,
     line_of,
-    pair,
 )
 
 BINARY = {

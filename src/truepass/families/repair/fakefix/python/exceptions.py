@@ -33,6 +33,7 @@ import ast
 from collections.abc import Iterator
 
 from truepass.families.repair.fakefix.flags import Flag
+from truepass.families.repair.fakefix.pairing import pair
 from truepass.families.repair.fakefix.python.context import PythonChange
 from truepass.families.repair.fakefix.python.literals import value_of
 from truepass.families.repair.fakefix.python.syntax import (
@@ -42,7 +43,6 @@ from truepass.families.repair.fakefix.python.syntax import (
     exception_names,
     line_of,
     of_type,
-    pair,
     scope_parents,
     show,
 )

@@ -9,6 +9,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Hashable
 
+from truepass.families.repair.fakefix.pairing import pair
 from truepass.families.repair.fakefix.python.literals import value_of
 from truepass.families.repair.fakefix.python.syntax import (
     DEFS,
@@ -17,7 +18,6 @@ from truepass.families.repair.fakefix.python.syntax import (
     dump,
     names_in,
     of_type,
-    pair,
     parents,
 )
 

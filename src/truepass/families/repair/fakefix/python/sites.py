@@ -9,7 +9,7 @@ import ast
 from collections.abc import Iterator
 
 from truepass.families.repair.fakefix.python.bindings import Constants
-from truepass.families.repair.fakefix.python.literals import Lit, is_trivial, render, value_of
+from truepass.families.repair.fakefix.python.literals import Lit, render, value_of
 from truepass.families.repair.fakefix.python.syntax import (
     Scope,
     is_docstring,
@@ -18,7 +18,6 @@ from truepass.families.repair.fakefix.python.syntax import (
     show,
     walk_body,
 )
-from truepass.families.repair.fakefix.python.testfacts import TestFacts
 
 _EQ = (ast.Eq, ast.NotEq, ast.Is, ast.IsNot)
 
@@ -69,21 +68,6 @@ def pattern_literals(pattern: ast.pattern) -> Iterator[Lit]:
             items = [value_of(p.value) for p in node.patterns]
             if all(i is not None for i in items):
                 yield ("seq", tuple(items))
-
-
-def inputs_hit(lits: Iterator[Lit], facts: TestFacts) -> list[Lit]:
-    """The test inputs (non-trivial) that ``lits`` are or are cut from."""
-    out = []
-    for lit in lits:
-        found = None if is_trivial(lit) else facts.input_like(lit)
-        if found is not None:
-            out.append(found)
-    return out
-
-
-def what(hit: Lit, facts: TestFacts) -> str:
-    """``7 is an input of test_x``."""
-    return f"{render(hit)} is an input of {facts.inputs[hit]}"
 
 
 def returned(

@@ -9,8 +9,7 @@ from __future__ import annotations
 
 import ast
 import builtins
-from collections import defaultdict
-from collections.abc import Callable, Hashable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TypeVar
 
@@ -91,24 +90,6 @@ def scopes(tree: ast.Module | None) -> dict[str, Scope]:
 def dump(node: ast.AST | None) -> str:
     """A position-free dump of ``node`` (equal for equal code wherever it sits)."""
     return "" if node is None else ast.dump(node)
-
-
-def pair(
-    before: Sequence[T], after: Sequence[T], key: Callable[[T], Hashable]
-) -> tuple[list[T], list[T]]:
-    """Pair items with equal keys (as multisets, in order); return the unpaired (removed, added)."""
-    pool: dict[Hashable, list[int]] = defaultdict(list)
-    for i, item in enumerate(before):
-        pool[key(item)].append(i)
-    left = set(range(len(before)))
-    added = []
-    for item in after:
-        bucket = pool.get(key(item))
-        if bucket:
-            left.discard(bucket.pop(0))
-        else:
-            added.append(item)
-    return [before[i] for i in sorted(left)], added
 
 
 def of_type(scope: Scope | None, *types: type[N]) -> list[N]:
