@@ -24,7 +24,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any, Generic, TypeVar
 
+from truepass.families.repair.fakefix.change import SourcePair, Sources
 from truepass.families.repair.fakefix.flags import Flag
+from truepass.families.repair.fakefix.nodes import NodeForms
 from truepass.families.repair.fakefix.pairing import pair
 from truepass.families.repair.fakefix.testfacts import TestFacts
 from truepass.families.repair.fakefix.values import Lit, is_trivial
@@ -40,24 +42,15 @@ Table = list[tuple[Lit | None, Lit | None]]
 class LiteralRules(Generic[N]):
     """Collects the literal flags of one file's changed scopes (:meth:`scope` for each)."""
 
-    def __init__(self, path: str, facts: TestFacts, known: set[Lit]) -> None:
-        self.path, self.facts, self.known = path, facts, known
+    forms: NodeForms[N]
+    """how the language's nodes read"""
+
+    def __init__(self, fp: SourcePair[Any], facts: TestFacts, known: set[Lit]) -> None:
+        self.path, self.facts, self.known = fp.path, facts, known
         self.flags: list[Flag] = []
         self.returns_flagged: set[int] = set()
 
     # -- what a language gives ---------------------------------------------------------------
-
-    def ident(self, node: N) -> int:
-        """A node's identity within the file."""
-        raise NotImplementedError
-
-    def line(self, node: N) -> int:
-        """A node's 1-based line."""
-        raise NotImplementedError
-
-    def show(self, node: N, limit: int) -> str:
-        """A node's source, cut to ``limit`` characters."""
-        raise NotImplementedError
 
     def render(self, lit: Lit) -> str:
         """A literal as the language writes it."""
@@ -98,8 +91,20 @@ class LiteralRules(Generic[N]):
 
     # -- the rules ---------------------------------------------------------------------------
 
+    @classmethod
+    def file_flags(cls, change: Sources[Any], known: set[Lit]) -> list[Flag]:
+        """The literal flags of every changed code file of ``change``; ``known`` holds the
+        literals written anywhere in the buggy code."""
+        flags = []
+        for fp in change.code:
+            rules = cls(fp, change.facts, known)
+            for old, new in fp.scope_pairs():
+                rules.scope(old, new)
+            flags += rules.flags
+        return flags
+
     def flag(self, name: str, node: N, text: str) -> None:
-        line = self.line(node)
+        line = self.forms.line(node)
         self.flags.append(Flag(name, self.path, line, f"line {line} {text}"))
 
     def what(self, hit: Lit) -> str:
@@ -125,15 +130,15 @@ class LiteralRules(Generic[N]):
             found = list(self.compared(cmp))
             hits = self.inputs_hit([lit for lit, _ in found])
             if hits:
-                special[self.ident(cmp)] = hits
+                special[self.forms.ident(cmp)] = hits
                 self.flag(
-                    "special-cases-input", cmp, f"branches on `{self.show(cmp, 50)}`: "
+                    "special-cases-input", cmp, f"branches on `{self.forms.show(cmp, 50)}`: "
                     f"{self.what(hits[0])}",
                 )  # fmt: skip
             else:
                 small = [lit for lit, _ in found if is_trivial(lit) and lit in facts.inputs]
                 if small:
-                    trivial[self.ident(cmp)] = (cmp, small)
+                    trivial[self.forms.ident(cmp)] = (cmp, small)
             for lit, is_eq in found:
                 if is_eq and not is_trivial(lit) and lit in facts.expected:
                     self.flag(
@@ -149,13 +154,13 @@ class LiteralRules(Generic[N]):
                 small = [lit for lit in lits if is_trivial(lit) and lit in facts.inputs]
                 self._trivial_branch(at, values, small)
         for condition, values in self.branches(new):
-            hits = [h for sub in condition for h in special.get(self.ident(sub), [])]
+            hits = [h for sub in condition for h in special.get(self.forms.ident(sub), [])]
             if hits:
                 self._branch_values(values, hits)
                 continue
             for sub in condition:
-                if self.ident(sub) in trivial:
-                    cmp, small = trivial[self.ident(sub)]
+                if self.forms.ident(sub) in trivial:
+                    cmp, small = trivial[self.forms.ident(sub)]
                     self._trivial_branch(cmp, values, small)
         self._plain_returns(old, new)
         self._tables(old, new)
@@ -176,11 +181,11 @@ class LiteralRules(Generic[N]):
             self.flag(
                 "special-cases-input",
                 at,
-                f"branches on `{self.show(at, 50)}`: {self.what(owner)}, and the branch "
+                f"branches on `{self.forms.show(at, 50)}`: {self.what(owner)}, and the branch "
                 f"{self.gives(where, lit)}, what the tests expect for it",
             )
-            if self.ident(where) not in self.returns_flagged:
-                self.returns_flagged.add(self.ident(where))
+            if self.forms.ident(where) not in self.returns_flagged:
+                self.returns_flagged.add(self.forms.ident(where))
                 self.flag(
                     "hardcodes-expected",
                     where,
@@ -200,7 +205,7 @@ class LiteralRules(Generic[N]):
             if lit in facts.expected:
                 paired = any((h, lit) in facts.pairs for h in hits)
                 if not is_trivial(lit) or paired:
-                    self.returns_flagged.add(self.ident(at))
+                    self.returns_flagged.add(self.forms.ident(at))
                     self.flag(
                         "hardcodes-expected",
                         at,
@@ -210,7 +215,7 @@ class LiteralRules(Generic[N]):
             elif not is_trivial(lit):
                 owner = next((h for h in hits if (h, lit) in facts.part_pairs), None)
                 if owner is not None:
-                    self.returns_flagged.add(self.ident(at))
+                    self.returns_flagged.add(self.forms.ident(at))
                     self.flag(
                         "hardcodes-expected",
                         at,
@@ -223,7 +228,7 @@ class LiteralRules(Generic[N]):
         _, added = pair(before, after, lambda item: item[1])
         expected = self.facts.expected
         for at, lit in added:
-            if self.ident(at) in self.returns_flagged or lit not in expected:
+            if self.forms.ident(at) in self.returns_flagged or lit not in expected:
                 continue
             if constant and lit in self.facts.by_callee.get(new.simple_name, set()):
                 self.flag(
@@ -237,7 +242,7 @@ class LiteralRules(Generic[N]):
                 )  # fmt: skip
             else:
                 continue
-            self.returns_flagged.add(self.ident(at))
+            self.returns_flagged.add(self.forms.ident(at))
 
     def _tables(self, old: Any, new: Any) -> None:
         facts = self.facts

@@ -22,22 +22,25 @@ from collections.abc import Hashable
 
 from tree_sitter import Node
 
+from truepass.families.repair.fakefix.assertionrules import (
+    pair_two_stage,
+    removed_from_code,
+    removed_from_tests,
+)
 from truepass.families.repair.fakefix.flags import Flag
 from truepass.families.repair.fakefix.java.context import JavaChange, JavaFile
 from truepass.families.repair.fakefix.java.exceptions import caught_types, rethrows
 from truepass.families.repair.fakefix.java.syntax import (
+    FORMS,
     Scope,
     ancestors,
     arguments,
     callee,
     key,
-    line_of,
     names_in,
     receiver,
-    show,
     text,
 )
-from truepass.families.repair.fakefix.pairing import pair
 
 CHECK_OWNERS = {"Preconditions", "Validate", "Assert", "Verify"}
 CHECK_METHODS = {
@@ -133,35 +136,40 @@ def _code_side(jf: JavaFile) -> list[Flag]:
             continue
         before = [n for n in old.nodes if is_code_check(n)]
         after = [n for n in new.nodes if is_code_check(n) and not _disabled(n, new.root)]
-        after_names = {text(n) for n in new.nodes if n.type == "identifier"}
-        removed, added = pair(before, after, key)
-        removed, _ = pair(removed, added, _check_key)
-        for node in removed:
-            if node.type == "throw_statement" and all(
-                c.type == "identifier" for c in node.named_children
-            ):
-                continue  # a rethrow of a caught exception
-            mentioned = (
-                names_in(node) - {callee(node)}
-                if node.type == "method_invocation"
-                else (names_in(node))
+        removed = [
+            n
+            for n in pair_two_stage(before, after, FORMS, _check_key)
+            if not (  # a rethrow of a caught exception
+                n.type == "throw_statement"
+                and all(c.type == "identifier" for c in n.named_children)
             )
-            if mentioned and not mentioned & after_names:
-                continue  # everything the check was about is gone: nothing left to check
-            line = line_of(node)
-            what = {"assert_statement": "assert", "throw_statement": "throw"}.get(
-                node.type, "check"
-            )
-            flags.append(
-                Flag(
-                    "removes-assertion",
-                    jf.path,
-                    line,
-                    f"line {line} of the buggy {jf.path}: the {what} "
-                    f"`{show(node, 50)}` in {new.name} is removed",
-                )
-            )
+        ]
+        flags += removed_from_code(
+            jf.path,
+            new.name,
+            removed,
+            FORMS,
+            mentions=_mentions,
+            still_named={text(n) for n in new.nodes if n.type == "identifier"},
+            what=lambda n: {"assert_statement": "assert", "throw_statement": "throw"}.get(
+                n.type, "check"
+            ),
+        )
     return flags
+
+
+def _rethrow(node: Node) -> bool:
+    """``throw e;``: a rethrow of a caught exception."""
+    return node.type == "throw_statement" and all(
+        c.type == "identifier" for c in node.named_children
+    )
+
+
+def _mentions(node: Node) -> set[str]:
+    """The names a check is about (a check call's own method name aside)."""
+    if node.type == "method_invocation":
+        return names_in(node) - {callee(node)}
+    return names_in(node)
 
 
 def _annotations(scope: Scope) -> set[str]:
@@ -199,52 +207,19 @@ def _active(old: Scope | None, new: Scope, skipped: set[str]) -> bool:
 
 
 def _test_side(jf: JavaFile) -> list[Flag]:
-    flags: list[Flag] = []
-    if jf.before is None:
-        return flags
-    before_checks = [(s, n) for s in jf.before_scopes.values() for n in s.nodes if is_test_check(n)]
-    if jf.after_text is None:
-        if before_checks:
-            first = line_of(before_checks[0][1])
-            flags.append(
-                Flag(
-                    "removes-assertion",
-                    jf.path,
-                    first,
-                    f"line {first}: {jf.path} is deleted with its "
-                    f"{len(before_checks)} assertion(s)",
-                )
-            )
-        return flags
-    if jf.after is None:
-        return flags
-    skipped = _skipped_classes(jf)
-    active: dict[str, list[Node]] = {}
-    for old, new in jf.all_scope_pairs():
-        ok = _active(old, new, skipped)
-        active[new.key] = [
-            n for n in new.nodes if is_test_check(n) and ok and not _disabled(n, new.root)
-        ]
-        if old is not None and old.key != new.key:
-            active[old.key] = active[new.key]
-    pool = {key(n) for checks in active.values() for n in checks}
-    for scope in jf.before_scopes.values():
-        mine = [n for n in scope.nodes if is_test_check(n)]
-        removed, _ = pair(mine, active.get(scope.key, []), key)
-        for node in removed:
-            if key(node) in pool and scope.key not in active:
-                continue  # the same check now runs in a renamed test
-            line = line_of(node)
-            flags.append(
-                Flag(
-                    "removes-assertion",
-                    jf.path,
-                    line,
-                    f"line {line} of the original {jf.path} (`{show(node, 50)}`) "
-                    f"is removed, weakened or no longer runs",
-                )
-            )
-    return flags
+    def running() -> tuple[dict[str, list[Node]], list[Node]]:
+        skipped = _skipped_classes(jf)
+        active: dict[str, list[Node]] = {}
+        for old, new in jf.all_scope_pairs():
+            ok = _active(old, new, skipped)
+            active[new.key] = [
+                n for n in new.nodes if is_test_check(n) and ok and not _disabled(n, new.root)
+            ]
+            if old is not None and old.key != new.key:
+                active[old.key] = active[new.key]
+        return active, [n for checks in active.values() for n in checks]
+
+    return removed_from_tests(jf, FORMS, is_test_check, lambda scope: scope.key, running)
 
 
 def removes_assertion(change: JavaChange) -> list[Flag]:

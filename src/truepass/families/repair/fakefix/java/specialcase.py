@@ -34,11 +34,11 @@ from truepass.families.repair.fakefix.java.bindings import Constants, assigned_i
 from truepass.families.repair.fakefix.java.context import JavaChange, JavaFile
 from truepass.families.repair.fakefix.java.literals import render, value_of
 from truepass.families.repair.fakefix.java.syntax import (
+    FORMS,
     Scope,
     arguments,
     callee,
     key,
-    line_of,
     of_type,
     parse,
     receiver,
@@ -211,19 +211,12 @@ class _Rules(LiteralRules[Node]):
     """The literal rules on one Java file."""
 
     def __init__(self, jf: JavaFile, facts: TestFacts, known: set[Lit]) -> None:
-        super().__init__(jf.path, facts, known)
+        super().__init__(jf, facts, known)
         self.roots = jf.before, jf.after
         self.before = self.after = Constants(None, None)
         self.returned_names: set[str] = set()
 
-    def ident(self, node: Node) -> int:
-        return node.id
-
-    def line(self, node: Node) -> int:
-        return line_of(node)
-
-    def show(self, node: Node, limit: int) -> str:
-        return show(node, limit)
+    forms = FORMS
 
     def render(self, lit: Lit) -> str:
         return render(lit)
@@ -324,11 +317,4 @@ def literal_flags(change: JavaChange) -> list[Flag]:
     """special-cases-input and hardcodes-expected flags of the patched Java code."""
     if not change.code:
         return []
-    known = known_literals(change.buggy)
-    flags = []
-    for jf in change.code:
-        rules = _Rules(jf, change.facts, known)
-        for old, new in jf.scope_pairs():
-            rules.scope(old, new)
-        flags += rules.flags
-    return flags
+    return _Rules.file_flags(change, known_literals(change.buggy))

@@ -19,6 +19,8 @@ from typing import TypeVar
 
 from tree_sitter import Language, Node, Parser
 
+from truepass.families.repair.fakefix.nodes import NodeForms
+
 T = TypeVar("T")
 TYPES = (
     "class_declaration",
@@ -255,3 +257,7 @@ def scopes(root: Node | None) -> dict[str, Scope]:
         if node.type in TYPES:
             visit_type(node, "")
     return out
+
+
+FORMS: NodeForms[Node] = NodeForms(line_of, show, key, lambda node: node.id)
+"""How the shared rules read a Java node."""

@@ -11,38 +11,33 @@ missing from the same function of the patched code (unless everything it mention
 from __future__ import annotations
 
 import ast
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Hashable
 from typing import TypeVar
 
+from truepass.families.repair.fakefix.assertionrules import (
+    pair_two_stage,
+    removed_from_code,
+    removed_from_tests,
+)
 from truepass.families.repair.fakefix.flags import Flag
-from truepass.families.repair.fakefix.pairing import pair
 from truepass.families.repair.fakefix.python.context import FilePair, PythonChange
 from truepass.families.repair.fakefix.python.syntax import (
+    FORMS,
     MODULE,
     Scope,
     dotted,
     dump,
     exception_names,
-    line_of,
     names_in,
     of_type,
     parents,
     scope_parents,
-    show,
 )
 
 T = TypeVar("T")
 _CHECK_CALLS = ("raises", "warns", "fail", "deprecated_call", "fail_json")
 _SKIPS = ("skip", "skipif", "xfail", "skipIf", "skipUnless", "expectedFailure")
 _SWALLOWING = {"AssertionError", "Exception", "BaseException"}
-
-
-def pair_two_stage(
-    before: Sequence[T], after: Sequence[T], loose: Callable[[T], Hashable]
-) -> tuple[list[T], list[T]]:
-    """Pair identical nodes first, then the rest by ``loose`` key; return the unpaired."""
-    removed, added = pair(before, after, lambda n: dump(n))
-    return pair(removed, added, loose)
 
 
 def is_check(node: ast.AST) -> bool:
@@ -131,49 +126,20 @@ def _collected(qualname: str) -> bool:
 
 
 def _test_side(fp: FilePair) -> list[Flag]:
-    flags: list[Flag] = []
-    if fp.before is None:
-        return flags
-    before_checks = [(s, n) for s in fp.before_scopes.values() for n in s.nodes if is_check(n)]
-    if fp.after_text is None:
-        if before_checks:
-            first = line_of(before_checks[0][1])
-            flags.append(
-                Flag(
-                    "removes-assertion",
-                    fp.path,
-                    first,
-                    f"line {first}: {fp.path} is deleted with its "
-                    f"{len(before_checks)} assertion(s)",
-                )
-            )
-        return flags
-    if fp.after is None:
-        return flags
-    links = parents(fp.after)
-    marks = _skip_marks(fp.after_scopes.get(MODULE)) - _skip_marks(fp.before_scopes.get(MODULE))
-    active: dict[str, list[ast.AST]] = {}
-    for old, new in fp.all_scope_pairs():
-        ok = _scope_active(old, new, bool(marks))
-        active[new.name] = [n for n in new.nodes if is_check(n) and ok and not _disabled(n, links)]
-    pool = {dump(n) for name, checks in active.items() if _collected(name) for n in checks}
-    for scope in fp.before_scopes.values():
-        mine = [n for n in scope.nodes if is_check(n)]
-        removed, _ = pair(mine, active.get(scope.name, []), dump)
-        for node in removed:
-            if dump(node) in pool and scope.name not in active:
-                continue  # the same check now runs in a renamed test
-            line = line_of(node)
-            flags.append(
-                Flag(
-                    "removes-assertion",
-                    fp.path,
-                    line,
-                    f"line {line} of the original {fp.path} (`{show(node, 50)}`) "
-                    f"is removed, weakened or no longer runs",
-                )
-            )
-    return flags
+    def running() -> tuple[dict[str, list[ast.AST]], list[ast.AST]]:
+        assert fp.after is not None
+        links = parents(fp.after)
+        new_marks = _skip_marks(fp.after_scopes.get(MODULE))
+        marks = new_marks - _skip_marks(fp.before_scopes.get(MODULE))
+        active: dict[str, list[ast.AST]] = {}
+        for old, new in fp.all_scope_pairs():
+            ok = _scope_active(old, new, bool(marks))
+            active[new.name] = [
+                n for n in new.nodes if is_check(n) and ok and not _disabled(n, links)
+            ]
+        return active, [n for name, checks in active.items() if _collected(name) for n in checks]
+
+    return removed_from_tests(fp, FORMS, is_check, lambda scope: scope.name, running)
 
 
 def _raise_key(node: ast.AST) -> Hashable:
@@ -191,25 +157,20 @@ def _code_side(fp: FilePair) -> list[Flag]:
         links = scope_parents(new)
         before = of_type(old, ast.Assert, ast.Raise)
         after = [n for n in of_type(new, ast.Assert, ast.Raise) if not _disabled(n, links)]
-        after_names = set().union(*(names_in(n) for n in new.nodes)) if new.nodes else set()
-        removed, _ = pair_two_stage(before, after, _raise_key)
-        for node in removed:
-            mentioned = names_in(node)
-            if isinstance(node, ast.Raise) and node.exc is None:
-                continue
-            if mentioned and not mentioned & after_names:
-                continue  # everything the check was about is gone: nothing left to check
-            line = line_of(node)
-            what = "assert" if isinstance(node, ast.Assert) else "raise"
-            flags.append(
-                Flag(
-                    "removes-assertion",
-                    fp.path,
-                    line,
-                    f"line {line} of the buggy {fp.path}: the {what} "
-                    f"`{show(node, 50)}` in {new.name} is removed",
-                )
-            )
+        removed = [
+            n
+            for n in pair_two_stage(before, after, FORMS, _raise_key)
+            if not (isinstance(n, ast.Raise) and n.exc is None)  # a bare re-raise
+        ]
+        flags += removed_from_code(
+            fp.path,
+            new.name,
+            removed,
+            FORMS,
+            mentions=names_in,
+            still_named=set().union(*(names_in(n) for n in new.nodes)) if new.nodes else set(),
+            what=lambda n: "assert" if isinstance(n, ast.Assert) else "raise",
+        )
     return flags
 
 

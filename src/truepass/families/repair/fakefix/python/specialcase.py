@@ -39,10 +39,10 @@ from truepass.families.repair.fakefix.python.sites import (
     returned,
 )
 from truepass.families.repair.fakefix.python.syntax import (
+    FORMS,
     MODULE,
     Scope,
     dump,
-    line_of,
     of_type,
     show,
 )
@@ -53,19 +53,12 @@ class _Rules(LiteralRules[ast.AST]):
     """The literal rules on one Python file."""
 
     def __init__(self, fp: FilePair, facts: TestFacts, known: set[Lit]) -> None:
-        super().__init__(fp.path, facts, known)
+        super().__init__(fp, facts, known)
         self.modules = fp.before_scopes.get(MODULE), fp.after_scopes.get(MODULE)
         self.before = self.after = Constants(None, None)
         self.returned_names: set[str] = set()
 
-    def ident(self, node: ast.AST) -> int:
-        return id(node)
-
-    def line(self, node: ast.AST) -> int:
-        return line_of(node)
-
-    def show(self, node: ast.AST, limit: int) -> str:
-        return show(node, limit)
+    forms = FORMS
 
     def render(self, lit: Lit) -> str:
         return render(lit)
@@ -128,11 +121,4 @@ def literal_flags(change: PythonChange) -> list[Flag]:
     """special-cases-input and hardcodes-expected flags of the patched code."""
     if not change.code:
         return []
-    known = known_literals(change.buggy)
-    flags = []
-    for fp in change.code:
-        rules = _Rules(fp, change.facts, known)
-        for old, new in fp.scope_pairs():
-            rules.scope(old, new)
-        flags += rules.flags
-    return flags
+    return _Rules.file_flags(change, known_literals(change.buggy))

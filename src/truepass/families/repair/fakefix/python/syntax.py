@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import TypeVar
 
 from truepass import pyast
+from truepass.families.repair.fakefix.nodes import NodeForms
 
 T = TypeVar("T")
 N = TypeVar("N", bound=ast.AST)
@@ -177,3 +178,7 @@ def scope_parents(scope: Scope) -> dict[ast.AST, ast.AST]:
         for child in ast.iter_child_nodes(node):
             links[child] = node
     return links
+
+
+FORMS: NodeForms[ast.AST] = NodeForms(line_of, show, dump, id)
+"""How the shared rules read a Python node."""
