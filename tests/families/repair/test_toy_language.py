@@ -19,6 +19,7 @@ import pytest
 from cli_run import invoke
 
 from truepass.families.repair import languages
+from truepass.families.repair.fakefix import Flag, detect_fake_fix, flag_names
 from truepass.families.repair.languages.base import Language
 from truepass.sandbox import run_sandboxed
 from truepass.sandbox.models import Limits
@@ -131,3 +132,38 @@ def test_an_unknown_language_names_the_known_ones(tmp_path: Path) -> None:
     suite.write_text(json.dumps(_sample("add", "+", "-")) + "\n", encoding="utf-8")
     out = invoke("check-suite", "--suite", str(suite), code=2)
     assert "unknown language 'sh' (known: python, java)" in " ".join(out.split())
+
+
+class CheckingShell(Shell):
+    """The toy language with one fake-fix detector of its own: ``exit 0`` added to a script."""
+
+    name = "sh-checked"
+
+    def fake_fix_flags(self, change: Any) -> list[Flag]:
+        return [
+            Flag("deletes-functionality", path, 1, "line 1 ends the script early")
+            for path, text in change.attempted.items()
+            if path.endswith(".sh")
+            and "exit 0" in text
+            and "exit 0" not in change.buggy.get(path, "")
+        ]
+
+
+def test_fake_fix_detection_asks_the_language_of_the_files(shell: Language) -> None:
+    """A language without detectors still gets ``touches-tests``; one with detectors is asked
+    for its own files only, and the Python detectors are not run on its files."""
+    buggy = {"calc.sh": "echo $(($1 - $2))\n"}
+    tests = {"test_add.sh": '[ "$(sh calc.sh 1 2)" = "3" ]\n'}
+    attempted = {"calc.sh": "echo 3\nexit 0\n", "test_add.sh": "exit 0\n"}
+    assert flag_names(detect_fake_fix(buggy, attempted, tests)) == ["touches-tests"]
+    checked = CheckingShell()
+    languages.register(checked)
+    try:
+        flags = detect_fake_fix(buggy, attempted, tests)
+    finally:
+        languages.unregister(checked.name)
+    assert [(f.name, f.file) for f in flags] == [
+        ("touches-tests", "test_add.sh"),
+        ("deletes-functionality", "calc.sh"),
+        ("deletes-functionality", "test_add.sh"),
+    ]
