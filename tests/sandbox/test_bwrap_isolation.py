@@ -244,3 +244,40 @@ def test_unreadable_ro_bind_is_refused_up_front(tmp_path: Path) -> None:
     tmp_path.chmod(0o700)
     with pytest.raises(SandboxError, match="not readable by the sandbox uid"):
         py("print(1)", ro_binds={str(tmp_path): "/opt/harness"})
+
+
+def test_own_package_is_hidden_where_a_bind_would_show_it() -> None:
+    """A wheel lands in the venv's site-packages, which every run binds: the bundled suites'
+    hidden tests and reference fixes would be readable. Bind the package's parent directory as
+    site-packages is bound: the parent shows, the package directory is empty and read-only."""
+    import truepass
+
+    package = Path(truepass.__file__).parent
+    suite = package / "suites" / "bundled" / "mini" / "suite.jsonl"
+    assert suite.is_file()
+    parent = str(package.parent)
+    got = py(
+        f"""
+        import os
+        print("parent", {package.name!r} in os.listdir({parent!r}))
+        print("package", os.listdir({str(package)!r}))
+        try:
+            open({str(suite)!r}).read()
+            print("suite readable")
+        except OSError as e:
+            print("suite", type(e).__name__)
+        try:
+            open(os.path.join({str(package)!r}, "__init__.py"), "w").write("x = 1")
+            print("package writable")
+        except OSError as e:
+            print("write", type(e).__name__)
+        """,
+        ro_binds={parent: parent},
+    )
+    assert got.returncode == 0, got.stderr
+    assert got.stdout.splitlines() == [
+        "parent True",
+        "package []",
+        "suite FileNotFoundError",
+        "write OSError",
+    ], got.stdout

@@ -19,7 +19,8 @@ own when unprivileged): the plan then enters the holder's namespaces first (``ns
 binds that tmpfs's ``ws/`` as ``/workspace`` instead of creating a fresh one.
 
 In both, bwrap unshares every namespace (no network at all), drops all capabilities, forbids new
-user namespaces, remounts ``/`` read-only and starts a prelude that copies the run's files into
+user namespaces, covers truepass's own package (bundled suites: hidden tests and reference fixes)
+with an empty tmpfs wherever a bind would show it, remounts ``/`` read-only and starts a prelude that copies the run's files into
 ``/workspace`` and applies the rlimits with ``prlimit`` before exec'ing the untrusted argv.
 """
 
@@ -86,6 +87,20 @@ def interpreter_paths() -> list[str]:
         wanted.add(str(real.parent.parent))
     paths = sorted(p for p in wanted if p and p != "/" and not _under(p, _SYSTEM_DIRS))
     return [p for p in paths if not _under(p, [q for q in paths if q != p])]
+
+
+def own_package_dirs() -> list[str]:
+    """truepass's own package directory, as imported and resolved: its bundled suites hold
+    hidden tests and reference fixes, so no run may see it (what runs inside is shipped)."""
+    here = Path(__file__).parent.parent
+    return sorted({str(here.absolute()), os.path.realpath(here)})
+
+
+def hidden_in(bound: list[str]) -> list[str]:
+    """The directories of :func:`own_package_dirs` that lie under a bound directory (a wheel in
+    the venv's ``site-packages``, a system-wide install under ``/usr``): each is covered by an
+    empty read-only tmpfs. An editable install's sources are not bound at all."""
+    return [p for p in own_package_dirs() if _under(p, bound)]
 
 
 def readable_by_others(path: str) -> bool:
@@ -240,6 +255,8 @@ class Plan:
             args += ["--ro-bind", str(self.run_dir / "in"), INBOX]
         for source, dest in self._staged:
             args += ["--ro-bind", source, dest]
+        for path in hidden_in([*_SYSTEM_DIRS, *(dest for _, dest in self._staged)]):
+            args += ["--perms", "0555", "--tmpfs", path, "--remount-ro", path]
         args += ["--remount-ro", "/dev"]
         if hide_home:
             args += ["--remount-ro", home]
