@@ -1,15 +1,20 @@
 """Fault-localisation accuracy of a patch: where it edits against the suite's fault lines.
 
 Diff-based and language-independent, but for the function level, which needs each file's
-function spans: Python's, or Java's methods (lizard) for ``.java`` files
-(:func:`truepass.metrics.quality.function_spans`).
+function spans: the code's language's (:class:`truepass.metrics.quality.CodeMetrics`).
 """
 
 from __future__ import annotations
 
 from pydantic import BaseModel
 
-from truepass.metrics.quality import changed_lines, enclosing_function, function_spans
+from truepass.metrics.quality import (
+    PYTHON,
+    CodeMetrics,
+    changed_lines,
+    enclosing_function,
+    spans_of,
+)
 
 
 class Localisation(BaseModel):
@@ -22,9 +27,13 @@ class Localisation(BaseModel):
 
 
 def localisation(
-    buggy: dict[str, str], diff: str, fault: dict[str, set[int]]
+    buggy: dict[str, str],
+    diff: str,
+    fault: dict[str, set[int]],
+    metrics: CodeMetrics | None = PYTHON,
 ) -> Localisation | None:
-    """None when the patch touches nothing (no change, or a diff that does not parse)."""
+    """None when the patch touches nothing (no change, or a diff that does not parse); the
+    function level reads the spans of the code's language's ``metrics`` (None: lines only)."""
     touched = changed_lines(diff)
     if not touched:
         return None
@@ -32,7 +41,7 @@ def localisation(
     hit_line = any(lines & fault.get(path, set()) for path, lines in touched.items())
     hit_function = False
     for path, lines in touched.items():
-        spans = function_spans(buggy.get(path, ""), path)
+        spans = spans_of(metrics, path, buggy.get(path, ""))
         wanted = {enclosing_function(spans, n) for n in fault.get(path, set())} - {None}
         if wanted & {enclosing_function(spans, n) for n in lines}:
             hit_function = True

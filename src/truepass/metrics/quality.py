@@ -1,25 +1,23 @@
-"""Code-quality deltas of a patch: size, complexity (radon), new lint findings (ruff), scope.
+"""Code-quality deltas of a patch: size, complexity, new lint findings, scope.
 
-Static analysis only: nothing of the candidate runs here (ruff and radon parse, never import;
-lizard reads Java as text).
-
-Java files (``.java``): complexity is lizard's cyclomatic complexity summed over the file's
-methods, and function spans (for ``inside_fault_function`` and localisation) are lizard's method
-spans. Lint is Python-only (ruff): ``new_lint`` counts the touched Python files and is None when
-the patch touches none (a Java-only patch). Other files count in size only.
+Static analysis only: nothing of the candidate runs here. Size counts every file; complexity,
+lint and function spans come from the :class:`CodeMetrics` of the code's language and count its
+files only (``code_suffix``). Python's are here (:data:`PYTHON`: radon's cyclomatic complexity,
+ruff's findings, the ``ast``'s function spans; ruff and radon parse, never import); a language
+of a family gives its own (repair's Java: lizard, ``families/repair/languages/java.py``).
+``new_lint`` is None when the language has no linter or the patch touches none of its files.
 """
 
 from __future__ import annotations
 
 import ast
-import functools
 import json
 import shutil
 import subprocess
 import sys
 from collections import Counter
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from pydantic import BaseModel, Field
 from radon.complexity import cc_visit
@@ -73,12 +71,33 @@ def changed_lines(diff: str) -> dict[str, set[int]]:
     return out
 
 
-def function_spans(source: str, path: str = "") -> list[tuple[str, int, int]]:
-    """(qualified name, first line, last line) of every function, innermost last: Python, or
-    Java methods and constructors (``Outer.Inner.method``, lizard) when ``path`` is a ``.java``
-    file."""
-    if path.endswith(".java"):
-        return [(name, start, end) for name, start, end, _ in _java_functions(source)]
+Span = tuple[str, int, int]
+"""(qualified name, first line, last line) of a function"""
+
+
+class CodeMetrics(Protocol):
+    """What quality and localisation read of one language's code files."""
+
+    code_suffix: str
+    """the files it measures"""
+    lints: bool
+    """whether it has a linter (``new_lint`` is None otherwise)"""
+
+    def function_spans(self, source: str) -> list[Span]:
+        """Every function of a file, innermost last ([] when it does not parse)."""
+        ...
+
+    def complexity(self, source: str) -> int | None:
+        """The file's summed cyclomatic complexity; None when it does not parse."""
+        ...
+
+    def lint(self, path: str, content: str) -> Counter[str] | None:
+        """Lint findings per rule of one file; None when there is no linter."""
+        ...
+
+
+def function_spans(source: str) -> list[Span]:
+    """(qualified name, first line, last line) of every Python function, innermost last."""
     try:
         tree = pyast.parse(source)
     except SyntaxError:
@@ -104,39 +123,6 @@ def enclosing_function(spans: list[tuple[str, int, int]], line: int) -> str | No
     """The innermost function containing ``line``, if any."""
     inside = [s for s in spans if s[1] <= line <= s[2]]
     return min(inside, key=lambda s: s[2] - s[1])[0] if inside else None
-
-
-@functools.lru_cache(maxsize=64)
-def _java_functions(source: str) -> tuple[tuple[str, int, int, int], ...]:
-    """(qualified name, first line, last line, cyclomatic complexity) of each Java method."""
-    from lizard import analyze_file
-
-    try:
-        info = analyze_file.analyze_source_code("Source.java", source)
-    except (RecursionError, ValueError, IndexError):
-        return ()
-    out = []
-    for fn in info.function_list:
-        name = fn.long_name.split("(", 1)[0].strip().replace("::", ".")
-        out.append((name, fn.start_line, fn.end_line, fn.cyclomatic_complexity))
-    return tuple(sorted(out, key=lambda f: (f[1], -f[2])))
-
-
-def _complexity(files: dict[str, str], paths: list[str]) -> int | None:
-    total = 0
-    for path in paths:
-        content = files.get(path)
-        if content is not None and path.endswith(".java"):
-            total += sum(f[3] for f in _java_functions(content))
-        if content is None or not path.endswith(".py"):
-            continue
-        try:
-            with pyast.exclusive():  # radon parses with ast
-                blocks = cc_visit(content)
-            total += sum(block.complexity for block in blocks)
-        except SyntaxError:
-            return None
-    return total
 
 
 def _ruff() -> str | None:
@@ -171,42 +157,96 @@ def lint_counts(path: str, content: str) -> Counter[str] | None:
     return Counter(str(f.get("code")) for f in findings)
 
 
+class PythonMetrics:
+    """Python's code metrics: radon's complexity, ruff's findings, the ``ast``'s spans."""
+
+    code_suffix = ".py"
+    lints = True
+
+    def function_spans(self, source: str) -> list[Span]:
+        return function_spans(source)
+
+    def complexity(self, source: str) -> int | None:
+        try:
+            with pyast.exclusive():  # radon parses with ast
+                return sum(block.complexity for block in cc_visit(source))
+        except SyntaxError:
+            return None
+
+    def lint(self, path: str, content: str) -> Counter[str] | None:
+        return lint_counts(path, content)
+
+
+PYTHON: CodeMetrics = PythonMetrics()
+
+
+def spans_of(metrics: CodeMetrics | None, path: str, source: str) -> list[Span]:
+    """The function spans of a file, [] where ``metrics`` does not measure it."""
+    if metrics is None or not path.endswith(metrics.code_suffix):
+        return []
+    return metrics.function_spans(source)
+
+
+def _complexity(metrics: CodeMetrics | None, files: dict[str, str], paths: list[str]) -> int | None:
+    if metrics is None:
+        return None
+    total = 0
+    for path in paths:
+        content = files.get(path)
+        if content is not None and path.endswith(metrics.code_suffix):
+            found = metrics.complexity(content)
+            if found is None:
+                return None
+            total += found
+    return total
+
+
 def quality_delta(
-    before: dict[str, str], after: dict[str, str], diff: str, fault: dict[str, set[int]]
+    before: dict[str, str],
+    after: dict[str, str],
+    diff: str,
+    fault: dict[str, set[int]],
+    metrics: CodeMetrics | None = PYTHON,
 ) -> QualityDelta:
-    """Measure the patch ``diff`` that turns code files ``before`` into ``after``."""
+    """Measure the patch ``diff`` that turns code files ``before`` into ``after``, with the
+    code's language's ``metrics`` (None: size only)."""
     try:
         patch = PatchSet(diff.splitlines(keepends=True))
     except UnidiffParseError:
         patch = PatchSet("")
     touched = sorted({pf.path for pf in patch})
-    new_lint: Counter[str] = Counter()
-    for path in (p for p in touched if p.endswith(".py")):
-        old = lint_counts(path, before.get(path, ""))
-        new = lint_counts(path, after.get(path, ""))
-        if old is not None and new is not None:
-            new_lint.update({rule: n - old[rule] for rule, n in new.items() if n > old[rule]})
+    ours = [p for p in touched if metrics is not None and p.endswith(metrics.code_suffix)]
+    new_lint: Counter[str] | None = None
+    if metrics is not None and metrics.lints and ours:
+        new_lint = Counter()
+        for path in ours:
+            old = metrics.lint(path, before.get(path, ""))
+            new = metrics.lint(path, after.get(path, ""))
+            if old is not None and new is not None:
+                new_lint.update({rule: n - old[rule] for rule, n in new.items() if n > old[rule]})
+    changed = changed_lines(diff)
     return QualityDelta(
         lines_added=sum(pf.added for pf in patch),
         lines_removed=sum(pf.removed for pf in patch),
         hunks=sum(len(pf) for pf in patch),
         files_touched=len(touched),
-        complexity_before=_complexity(before, touched),
-        complexity_after=_complexity(after, touched),
-        new_lint=(
-            dict(sorted(new_lint.items())) if any(p.endswith(".py") for p in touched) else None
-        ),
-        inside_fault_function=_inside_fault_function(before, changed_lines(diff), fault),
+        complexity_before=_complexity(metrics, before, touched),
+        complexity_after=_complexity(metrics, after, touched),
+        new_lint=None if new_lint is None else dict(sorted(new_lint.items())),
+        inside_fault_function=_inside_fault_function(metrics, before, changed, fault),
     )
 
 
 def _inside_fault_function(
-    before: dict[str, str], changed: dict[str, set[int]], fault: dict[str, set[int]]
+    metrics: CodeMetrics | None,
+    before: dict[str, str],
+    changed: dict[str, set[int]],
+    fault: dict[str, set[int]],
 ) -> bool | None:
-    if not changed or not fault:
+    if not changed or not fault or metrics is None:
         return None
     for path, lines in changed.items():
-        spans = function_spans(before.get(path, ""), path)
+        spans = spans_of(metrics, path, before.get(path, ""))
         fault_funcs = {enclosing_function(spans, n) for n in fault.get(path, set())} - {None}
         if not fault_funcs:
             return False

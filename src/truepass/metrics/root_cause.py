@@ -6,7 +6,7 @@ import re
 
 from pydantic import BaseModel
 
-from truepass.metrics.quality import enclosing_function, function_spans
+from truepass.metrics.quality import PYTHON, CodeMetrics, enclosing_function, spans_of
 
 _LINE = re.compile(r"^[\s>*`_#-]*root cause\s*:\s*(?P<rest>.+)$", re.IGNORECASE | re.MULTILINE)
 
@@ -28,9 +28,13 @@ def _clean(part: str) -> str:
 
 
 def named_cause(
-    response: str, buggy: dict[str, str], fault: dict[str, set[int]]
+    response: str,
+    buggy: dict[str, str],
+    fault: dict[str, set[int]],
+    metrics: CodeMetrics | None = PYTHON,
 ) -> NamedCause | None:
-    """Parse the first ``Root cause:`` line of ``response``; None when there is none."""
+    """Parse the first ``Root cause:`` line of ``response``; None when there is none. Function
+    names come from the code's language's ``metrics``."""
     match = _LINE.search(response)
     if match is None:
         return None
@@ -41,7 +45,7 @@ def named_cause(
     wanted_code: set[str] = set()
     for fpath, lines in fault.items():
         source = buggy.get(fpath, "")
-        spans = function_spans(source)
+        spans = spans_of(metrics, fpath, source)
         text = source.splitlines()
         for n in lines:
             name = enclosing_function(spans, n)

@@ -20,8 +20,9 @@ binds that tmpfs's ``ws/`` as ``/workspace`` instead of creating a fresh one.
 
 In both, bwrap unshares every namespace (no network at all), drops all capabilities, forbids new
 user namespaces, covers truepass's own package (bundled suites: hidden tests and reference fixes)
-with an empty tmpfs wherever a bind would show it, remounts ``/`` read-only and starts a prelude that copies the run's files into
-``/workspace`` and applies the rlimits with ``prlimit`` before exec'ing the untrusted argv.
+with an empty tmpfs wherever a bind would show it, remounts ``/`` read-only and starts a prelude
+that copies the run's files into ``/workspace`` and applies the rlimits with ``prlimit`` before
+exec'ing the untrusted argv.
 """
 
 from __future__ import annotations

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from truepass import pyast
 from truepass.answers import Answer
 from truepass.errors import PatchError, SandboxError
-from truepass.families.repair import differential, selection
+from truepass.families.repair import differential, languages, selection
 from truepass.families.repair.checks import RepairCheck
 from truepass.families.repair.evidence import RepairEvidence
 from truepass.families.repair.fakefix import detect_fake_fix
@@ -254,9 +254,10 @@ def _measure(sample: RepairSample, applied: AppliedPatch, into: Judged) -> None:
     if not applied.changed:
         return
     fault = {loc.file: set(loc.lines) for loc in sample.fault}
+    metrics = languages.get(sample.language).code_metrics()
     evidence = RepairEvidence.on(into)
-    evidence.quality = quality_delta(sample.files, applied.files, applied.diff, fault)
-    evidence.localisation = localisation(sample.files, applied.diff, fault)
+    evidence.quality = quality_delta(sample.files, applied.files, applied.diff, fault, metrics)
+    evidence.localisation = localisation(sample.files, applied.diff, fault, metrics)
 
 
 ROOT_CAUSE = "root_cause"
@@ -277,7 +278,8 @@ def _named_cause(sample: RepairSample, answer: Answer | None) -> NamedCause | No
         first = rounds[0] if rounds and isinstance(rounds[0], dict) else {}
         text = str(first.get("response", ""))
     fault = {loc.file: set(loc.lines) for loc in sample.fault}
-    return named_cause(text, sample.files, fault)
+    metrics = languages.get(sample.language).code_metrics()
+    return named_cause(text, sample.files, fault, metrics)
 
 
 def _phases(

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 if TYPE_CHECKING:
     from truepass.families.repair.fakefix.flags import Flag
+    from truepass.metrics.quality import CodeMetrics
     from truepass.sandbox.models import Limits
     from truepass.sandbox.testrun import TestRun
 
@@ -96,3 +97,8 @@ class Language:
         (:mod:`truepass.families.repair.fakefix`); the default has no detectors, and
         ``touches-tests``, which reads no syntax, is raised for every language anyway."""
         return []
+
+    def code_metrics(self) -> CodeMetrics | None:
+        """Complexity, lint and function spans of its code files, for quality deltas and
+        localisation at the function level; None: the patch's size and its lines only."""
+        return None

@@ -12,6 +12,7 @@ from truepass.families.repair.languages.base import Language, TestRunner
 if TYPE_CHECKING:
     from truepass.families.repair.fakefix.change import Change
     from truepass.families.repair.fakefix.flags import Flag
+    from truepass.metrics.quality import CodeMetrics
 
 JAVA_MAX_CANDIDATES = 100  # candidates baseline:templates validates per sample
 JAVA_TIME_BUDGET_S = 180.0  # seconds of its search per sample: each validation starts a JVM
@@ -54,6 +55,11 @@ class Java(Language):
         from truepass.families.repair.fakefix.java import detect
 
         return detect(change)
+
+    def code_metrics(self) -> CodeMetrics:
+        from truepass.families.repair.javametrics import JAVA
+
+        return JAVA
 
 
 @cache

@@ -11,6 +11,7 @@ from truepass.families.repair.languages.base import Language, TestRunner
 if TYPE_CHECKING:
     from truepass.families.repair.fakefix.change import Change
     from truepass.families.repair.fakefix.flags import Flag
+    from truepass.metrics.quality import CodeMetrics
 
 
 class Python(Language):
@@ -39,6 +40,11 @@ class Python(Language):
         from truepass.families.repair.fakefix.python import detect
 
         return detect(change)
+
+    def code_metrics(self) -> CodeMetrics:
+        from truepass.metrics.quality import PYTHON
+
+        return PYTHON
 
 
 @cache
