@@ -6,11 +6,15 @@ a class of the file's with only some of its methods. A method replaces the file'
 same name and parameter types, else the only method of that name; a method the file does not
 have is added at the end of the class of the first method replaced. A block that replaces none,
 names a method several classes have, or leaves the file unparsable is refused, with the reason.
+A block that declares the file's class with every method the file has replaces the file
+(:func:`merge`, Java's ``Language.merge_block``).
 """
 
 from __future__ import annotations
 
+import re
 import textwrap
+from pathlib import PurePosixPath
 
 from tree_sitter import Node
 
@@ -157,3 +161,23 @@ def splice_methods(current: str, body: str) -> str:
     if syntax.parse(out) is None:
         raise JavaSpliceError("splicing the block gives invalid Java")
     return out
+
+
+def _declares_class(path: str, body: str) -> bool:
+    """A block that declares the top-level type of ``path``."""
+    stem = PurePosixPath(path).stem
+    kinds = r"^\s*(?:public\s+)?(?:final\s+|abstract\s+)*(?:class|interface|enum|record)\s+"
+    return re.search(kinds + re.escape(stem) + r"\b", body, re.MULTILINE) is not None
+
+
+def merge(path: str, current: str, body: str, named: bool) -> tuple[str, str]:
+    """A whole file (it declares the file's class with every method the file has), else its
+    methods spliced in; a named block that splices nowhere replaces the file."""
+    if _declares_class(path, body) and whole_file(current, body):
+        return body, "whole-file"
+    try:
+        return splice_methods(current, body), "function"
+    except JavaSpliceError as exc:
+        if named or _declares_class(path, body):
+            return body, "whole-file"
+        raise JavaSpliceError(f"a Java block for '{path}': {exc}") from exc

@@ -17,8 +17,8 @@ from typing import Literal
 
 from truepass.answers import Answer
 from truepass.errors import PatchError
+from truepass.families.repair import languages
 from truepass.families.repair.schema import is_test_or_runner_file
-from truepass.families.repair.splice import Edit as Edit  # re-exported: it was defined here
 from truepass.families.repair.splice import _Block, _merge, _Reject, _target
 from truepass.patches.apply import DEV_NULL, apply_diff, unified_diff
 
@@ -28,7 +28,6 @@ Section = tuple[str | None, str | None, list[Hunk]]
 _FENCE = re.compile(r"^( {0,3})(`{3,}|~{3,})\s*([^`]*?)\s*$")
 _HUNK = re.compile(r"^@@+\s*(?:-(\d+)(?:,(\d+))?)?\s*(?:\+(\d+)(?:,(\d+))?)?\s*(?:@@+.*)?$")
 _DIFF_LANGS = {"diff", "patch", "udiff"}
-_CODE_LANGS = {"", "python", "py", "python3", "py3", "java"}
 
 
 @dataclass(frozen=True)
@@ -60,7 +59,8 @@ def parse_response(text: str, files: dict[str, str]) -> ParseOutcome:
             reasons.append(f"diff {n}: {exc}")
     if done:
         return _diff_outcome(files, done, reasons)
-    code = [b for b in blocks if b.body not in diffs and b.lang in _CODE_LANGS]
+    fences = {"", *languages.code_fences()}
+    code = [b for b in blocks if b.body not in diffs and b.lang in fences]
     if not (blocks or diffs or unclosed):  # the whole response may be bare code
         code = [_Block("", "", text, "")]
     return _code_outcome(files, code, reasons)

@@ -11,7 +11,7 @@ from functools import cache
 from truepass import plugins
 from truepass.families.repair.languages.base import Language
 
-__all__ = ["Language", "get", "names", "register", "unregister"]
+__all__ = ["Language", "code_fences", "get", "names", "of_path", "register", "unregister"]
 
 
 def register(language: Language) -> Language:
@@ -32,6 +32,20 @@ def names() -> list[str]:
 def get(name: str) -> Language:
     """The language called ``name``; :class:`InputError` naming the known ones if none is."""
     return REGISTRY.get(name)
+
+
+def of_path(path: str) -> Language | None:
+    """The language whose code files end like ``path``, None for a file of no known language."""
+    for name in names():
+        language = get(name)
+        if path.endswith(language.code_suffix):
+            return language
+    return None
+
+
+def code_fences() -> set[str]:
+    """Every info string that marks a fenced block as code of a known language."""
+    return {f for name in names() for f in (get(name).fence, *get(name).fence_aliases)}
 
 
 @cache

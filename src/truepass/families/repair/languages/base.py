@@ -59,6 +59,8 @@ class Language:
     """as prompts name it ("Python")"""
     fence: ClassVar[str]
     """the info string of its fenced code blocks in prompts and answers"""
+    fence_aliases: ClassVar[tuple[str, ...]] = ()
+    """other info strings that mark an answer's code block as its code (``py``)"""
     code_suffix: ClassVar[str]
     """the extension of its code files (what localisation ranks and prompts show as code)"""
     comment_starts: ClassVar[tuple[str, ...]]
@@ -102,3 +104,17 @@ class Language:
         """Complexity, lint and function spans of its code files, for quality deltas and
         localisation at the function level; None: the patch's size and its lines only."""
         return None
+
+    def defined_names(self, text: str) -> set[str]:
+        """The names of the functions (methods, classes) a text of its code defines, which tell
+        which file an answer's unnamed code block is for; the default knows none."""
+        return set()
+
+    def merge_block(self, path: str, current: str, body: str, named: bool) -> tuple[str, str]:
+        """The file ``path`` (now ``current``) with an answer's code block ``body`` applied,
+        and how: ``"whole-file"`` or ``"function"`` (spliced in by name). ``named``: the answer
+        named the file. ``ValueError`` (its message the reason) for a block that cannot go in;
+        the default replaces a named file whole and refuses an unnamed block."""
+        if not named:
+            raise ValueError(f"a {self.title} block for '{path}' that the response does not name")
+        return body, "whole-file"

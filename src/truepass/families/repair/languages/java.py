@@ -61,6 +61,16 @@ class Java(Language):
 
         return JAVA
 
+    def defined_names(self, text: str) -> set[str]:
+        from truepass.families.repair import javasplice
+
+        return javasplice.names(text)
+
+    def merge_block(self, path: str, current: str, body: str, named: bool) -> tuple[str, str]:
+        from truepass.families.repair import javasplice
+
+        return javasplice.merge(path, current, body, named)
+
 
 @cache
 def _runner() -> TestRunner:

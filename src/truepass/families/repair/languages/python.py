@@ -18,6 +18,7 @@ class Python(Language):
     name = "python"
     title = "Python"
     fence = "python"
+    fence_aliases = ("py", "python3", "py3")
     code_suffix = ".py"
     comment_starts = ("#",)
     differential = True
@@ -45,6 +46,16 @@ class Python(Language):
         from truepass.metrics.quality import PYTHON
 
         return PYTHON
+
+    def defined_names(self, text: str) -> set[str]:
+        from truepass.families.repair import pysplice
+
+        return pysplice.names(text)
+
+    def merge_block(self, path: str, current: str, body: str, named: bool) -> tuple[str, str]:
+        from truepass.families.repair import pysplice
+
+        return pysplice.merge(current, body, named)
 
 
 @cache
