@@ -21,6 +21,8 @@ import signal
 import time
 from pathlib import Path
 
+from truepass.sandbox.execution import alive
+
 log = logging.getLogger(__name__)
 
 _CONTROLLERS = ("pids", "memory")
@@ -78,22 +80,12 @@ def _sweep_stale(parent: Path) -> None:
     with contextlib.suppress(OSError):
         for entry in parent.iterdir():
             match = _STALE.fullmatch(entry.name)
-            if match is None or _alive(int(match.group(1))):
+            if match is None or alive(int(match.group(1))):
                 continue
             stale = RunCgroups([entry], [False])
             if stale.pids():
                 stale.kill_all(timeout_s=1.0)
             stale.remove(timeout_s=1.0)
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
 
 
 class RunCgroups:

@@ -6,7 +6,6 @@ from __future__ import annotations
 import contextlib
 import os
 import re
-import select
 import shutil
 import signal
 import subprocess
@@ -19,6 +18,7 @@ from pathlib import Path
 
 from truepass.errors import SandboxError
 from truepass.sandbox.capture import Stream, drain
+from truepass.sandbox.guest.confine import ExitWatch
 from truepass.sandbox.models import Limits, SandboxResult
 
 HOST_ENV = {"PATH": "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin", "LANG": "C"}
@@ -104,7 +104,7 @@ def execute(
         for fd in (out_w, err_w, *pass_fds):
             os.close(fd)
     deadline = start + limits.timeout_s
-    watch = _ExitWatch(proc.pid)
+    watch = ExitWatch(proc.pid)
     timed_out = False
     try:
         drain(list(streams.values()), deadline=deadline, exited=lambda: watch.exited(0.0))
@@ -127,34 +127,6 @@ def execute(
             for stream in streams.values():
                 stream.close()
     return Outcome(None if timed_out else proc.returncode, timed_out, streams, duration)
-
-
-class _ExitWatch:
-    """Tells whether a child has exited WITHOUT reaping it (a pidfd, else ``waitid(WNOWAIT)``)."""
-
-    def __init__(self, pid: int) -> None:
-        self.pid = pid
-        try:
-            self.fd: int | None = os.pidfd_open(pid)
-        except (AttributeError, OSError):
-            self.fd = None
-
-    def exited(self, timeout: float) -> bool:
-        """Wait up to ``timeout`` seconds for the exit; True once the child has exited."""
-        if self.fd is not None:
-            return bool(select.select([self.fd], [], [], timeout)[0])
-        end = time.monotonic() + timeout
-        while os.waitid(os.P_PID, self.pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is None:
-            if time.monotonic() >= end:
-                return False
-            time.sleep(0.005)
-        return True
-
-    def close(self) -> None:
-        """Release the pidfd."""
-        if self.fd is not None:
-            os.close(self.fd)
-            self.fd = None
 
 
 def make_result(tier: str, outcome: Outcome) -> SandboxResult:
@@ -182,7 +154,7 @@ def make_run_dir(kind: str) -> Path:
     with contextlib.suppress(OSError):
         for entry in parent.iterdir():
             match = _RUN_DIR.fullmatch(entry.name)
-            if match and match.group(1) == kind and not _alive(int(match.group(2))):
+            if match and match.group(1) == kind and not alive(int(match.group(2))):
                 remove_tree(entry)
     return Path(tempfile.mkdtemp(prefix=f"truepass-{kind}-{os.getpid()}-", dir=parent))
 
@@ -190,7 +162,8 @@ def make_run_dir(kind: str) -> Path:
 _RUN_DIR = re.compile(r"truepass-(sb|fb)-(\d+)-\w+")
 
 
-def _alive(pid: int) -> bool:
+def alive(pid: int) -> bool:
+    """Whether process ``pid`` exists (one of another user counts)."""
     try:
         os.kill(pid, 0)
     except ProcessLookupError:

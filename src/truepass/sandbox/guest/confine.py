@@ -35,8 +35,10 @@ import ctypes.util
 import errno
 import os
 import resource
+import select
 import signal
 import stat
+import time
 from dataclasses import dataclass
 
 _libc = ctypes.CDLL(None, use_errno=True)
@@ -358,3 +360,32 @@ def _remove(top: str) -> None:
                 continue
         os.rmdir(path)
         stack.pop()
+
+
+class ExitWatch:
+    """Tells whether a child has exited WITHOUT reaping it (a pidfd, else ``waitid(WNOWAIT)``);
+    the host's runs (``execution.py``) and the warm test worker's children both use it."""
+
+    def __init__(self, pid: int) -> None:
+        self.pid = pid
+        try:
+            self.fd: int | None = os.pidfd_open(pid)
+        except (AttributeError, OSError):
+            self.fd = None
+
+    def exited(self, timeout: float) -> bool:
+        """Wait up to ``timeout`` seconds for the exit; True once the child has exited."""
+        if self.fd is not None:
+            return bool(select.select([self.fd], [], [], timeout)[0])
+        end = time.monotonic() + timeout
+        while os.waitid(os.P_PID, self.pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is None:
+            if time.monotonic() >= end:
+                return False
+            time.sleep(0.005)
+        return True
+
+    def close(self) -> None:
+        """Release the pidfd."""
+        if self.fd is not None:
+            os.close(self.fd)
+            self.fd = None

@@ -253,7 +253,7 @@ class Worker:
         """Read the child's pipes until they close, it has exited ``GRACE_S`` ago, or the
         deadline passes; then as :func:`truepass.sandbox.execution.execute` does: wait for its
         exit until the deadline, kill everything, read what is left."""
-        exited = _ExitWatch(child.pid)
+        exited = confine.ExitWatch(child.pid)
         poll = select.poll()
         owner = {fd: name for name, fd in child.streams.items()}
         for fd in [*owner, child.control]:
@@ -262,7 +262,7 @@ class Worker:
         try:
             while owner:
                 now = time.monotonic()
-                if stop == deadline and exited.done(0.0):
+                if stop == deadline and exited.exited(0.0):
                     stop = min(deadline, now + GRACE_S)
                 if now >= stop:
                     break
@@ -277,7 +277,7 @@ class Worker:
                         poll.unregister(fd)
                         del owner[fd]
             armed = armed or _read_some(child.control).startswith(ARMED)
-            timed_out = not exited.done(max(0.0, deadline - time.monotonic()))
+            timed_out = not exited.exited(max(0.0, deadline - time.monotonic()))
             status = 0
             if timed_out:
                 with contextlib.suppress(OSError):
@@ -347,32 +347,6 @@ class Worker:
     def scrub(self) -> bool:
         """Empty the scratch directories; False if something could not be removed."""
         return confine.empty_dirs(self.scrub_dirs, self.skeleton)
-
-
-class _ExitWatch:
-    """Whether a child has exited, without reaping it (a pidfd, else ``waitid(WNOWAIT)``)."""
-
-    def __init__(self, pid: int) -> None:
-        self.pid = pid
-        try:
-            self.fd: int | None = os.pidfd_open(pid)
-        except (AttributeError, OSError):
-            self.fd = None
-
-    def done(self, timeout: float) -> bool:
-        if self.fd is not None:
-            return bool(select.select([self.fd], [], [], timeout)[0])
-        end = time.monotonic() + timeout
-        while os.waitid(os.P_PID, self.pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is None:
-            if time.monotonic() >= end:
-                return False
-            time.sleep(0.005)
-        return True
-
-    def close(self) -> None:
-        if self.fd is not None:
-            os.close(self.fd)
-            self.fd = None
 
 
 def _read_some(fd: int) -> bytes:
