@@ -49,7 +49,7 @@ def test_suite_dir_gets_the_report_and_allow_invalid(tmp_path: Path) -> None:
     health = json.loads((suite / "health.json").read_text())
     assert health["counts"] == {
         "samples": 2, "valid": 1, "ok": 1, "invalid": 1, "reference-fails": 0, "flaky": 0,
-        "overfit-not-overfit": 0, "infra-error": 0, "known_overfit": 1,
+        "overfit-not-overfit": 0, "infra-error": 0, "environment": 0, "known_overfit": 1,
         "known_overfit_overfit": 1,
     }  # fmt: skip
     by_id = {s["sample_id"]: s for s in health["samples"]}

@@ -140,10 +140,11 @@ def health_markdown(health: SuiteHealth) -> str:
         f"`{health.content_hash[:12]}`.",
         "",
         "| samples | valid | without problems | invalid | reference fails | flaky "
-        "| known_overfit not overfit | infra errors |",
-        "|---:|---:|---:|---:|---:|---:|---:|---:|",
+        "| known_overfit not overfit | infra errors | environment |",
+        "|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
         f"| {c['samples']} | {c['valid']} | {c['ok']} | {c['invalid']} | {c['reference-fails']} "
-        f"| {c['flaky']} | {c['overfit-not-overfit']} | {c['infra-error']} |",
+        f"| {c['flaky']} | {c['overfit-not-overfit']} | {c['infra-error']} "
+        f"| {c['environment']} |",
         "",
         "valid: the sample's check passed, e.g. the buggy code fails the visible tests and the "
         "reference fix passes every test (runs judge only these); invalid: the unchanged code "

@@ -113,6 +113,12 @@ class SampleCheck(BaseModel):
         """The sandbox failed while checking: not the sample's fault, checked again on resume."""
         return self.status is CheckStatus.INFRA_ERROR
 
+    @property
+    def cacheable(self) -> bool:
+        """Kept for later runs: not when the sandbox failed or the environment lacked a module
+        (both may be fixed before the next run)."""
+        return self.status not in (CheckStatus.INFRA_ERROR, CheckStatus.ENVIRONMENT)
+
 
 E = TypeVar("E", bound="Evidence")
 
@@ -188,7 +194,8 @@ class SampleHealth(BaseModel):
         description="ok: no problem; invalid: the unchanged code already passes; "
         "reference-fails: the reference answer does not apply or fails here; flaky: a rerun "
         "disagreed; overfit-not-overfit: the known_overfit patch is not judged overfit; "
-        "infra-error: the sandbox failed",
+        "infra-error: the sandbox failed; environment: the tests import a module this "
+        "environment does not have",
     )
     reference: str = Field(description="verdict of the reference answer")
     noop: str | None = Field(None, description="verdict of the unchanged code (the null answer)")

@@ -126,7 +126,7 @@ def sample_checks(
                 status=CheckStatus.INFRA_ERROR,
                 reason=f"infra-error: {exc}",
             )
-        if not check.infra_error:
+        if check.cacheable:
             record = check.model_dump(mode="json")
             if store:
                 store.put_check(suite.content_hash, check.sample_id, record)

@@ -93,6 +93,7 @@ class CheckStatus(StrEnum):
     INVALID = "invalid"  # the unchanged code already passes what it should fail
     REFERENCE_FAILS = "reference-fails"  # the reference answer does not apply or fails
     INFRA_ERROR = "infra-error"  # the sandbox failed: retried on resume, never cached
+    ENVIRONMENT = "environment"  # the tests import a module this environment does not have
     FLAKY = "flaky"  # a rerun disagreed (check-suite only)
     OVERFIT_NOT_OVERFIT = "overfit-not-overfit"  # a known overfit answer is not judged overfit
 

@@ -14,7 +14,7 @@ from truepass.families.repair.schema import RepairSample
 from truepass.judged import JudgeConfig, Judged
 from truepass.sandbox import Limits
 from truepass.sandbox.testrun import TestRun
-from truepass.vocabulary import PASSES_VISIBLE, Verdict
+from truepass.vocabulary import PASSES_VISIBLE, CheckStatus, Verdict
 
 CONFIG = JudgeConfig(limits=Limits(timeout_s=20), reruns=0)
 SAMPLE = RepairSample.model_validate(sample_dict())
@@ -187,3 +187,40 @@ def test_regression_of_a_test_the_buggy_code_passed(check: RepairCheck) -> None:
     assert got.regressions == ["test_clamp_hidden.py::test_low"]
     assert "1 test(s) that passed before now fail" in got.details
     assert "test_clamp_hidden.py::test_low" in check.buggy_passing
+
+
+CONFTEST_NEEDS = "import werkzeug_not_installed_here  # a dependency of the project\n"
+
+
+def test_a_missing_dependency_is_the_environment_not_an_infra_error() -> None:
+    """The tests cannot start (a conftest imports a module this interpreter lacks), or cannot
+    collect (a test module does): the sample is invalid for this environment, with the module
+    named, and nothing is retried."""
+    for where in ("conftest.py", "test_clamp.py"):
+        visible = {"test_clamp.py": VISIBLE, where: CONFTEST_NEEDS + VISIBLE}
+        if where == "conftest.py":
+            visible["conftest.py"] = CONFTEST_NEEDS
+        sample = RepairSample.model_validate(
+            sample_dict(tests={"visible": visible, "hidden": {"test_clamp_hidden.py": HIDDEN}})
+        )
+        got = check_sample(sample, CONFIG)
+        assert not got.valid and got.status is CheckStatus.ENVIRONMENT, (where, got)
+        assert "environment: missing module werkzeug_not_installed_here" in got.reason
+        assert not got.cacheable
+        judged = judge(sample, Answer(diff=sample.fix), got, CONFIG)
+        assert judged.verdict is Verdict.INVALID_SAMPLE
+
+
+def test_a_patch_that_imports_a_missing_module_from_the_harness_path_is_broken() -> None:
+    """The check ran here, so when the patched code makes the conftest's import fail the
+    patch brought the import: ``broken``, not an infra error to retry."""
+    visible = {"test_clamp.py": VISIBLE, "conftest.py": "import clamp  # noqa: F401\n"}
+    sample = RepairSample.model_validate(
+        sample_dict(tests={"visible": visible, "hidden": {"test_clamp_hidden.py": HIDDEN}})
+    )
+    check = check_sample(sample, CONFIG)
+    assert check.valid, check.reason
+    bad = "import no_such_dependency_xyz\n" + FIXED
+    got = judge(sample, Answer(files={"clamp.py": bad}), check, CONFIG)
+    assert got.verdict is Verdict.BROKEN, got
+    assert got.infra_retries == 0

@@ -8,6 +8,7 @@ result channel, the session finished, and the process exited 0 (1 if only other 
 from __future__ import annotations
 
 import dataclasses
+import re
 import time
 from collections.abc import Callable
 
@@ -35,6 +36,32 @@ class InfraFailure(Exception):
     """The sandbox failed to run the tests even after retries."""
 
 
+class MissingModule(Exception):
+    """The tests could not start: a module they import is not installed here (the environment,
+    not the sandbox: never retried)."""
+
+    def __init__(self, module: str) -> None:
+        super().__init__(module)
+        self.module = module
+
+
+_NO_MODULE = re.compile(r"ModuleNotFoundError: No module named '([\w.]+)'")
+
+
+def missing_module(sample: RepairSample, tr: TestRun) -> str | None:
+    """The module a run could not import, when it is none of the sample's own files (a
+    dependency of the code that this environment lacks), else None."""
+    own = {
+        part.removesuffix(".py")
+        for path in [*sample.files, *sample.tests.visible, *sample.tests.hidden]
+        for part in path.split("/")
+    }
+    for name in _NO_MODULE.findall(tr.output):
+        if name.split(".")[0] not in own:
+            return name
+    return None
+
+
 Runner = Callable[..., TestRun]  # (code, tests, *, first=None, coverage=False)
 
 
@@ -59,6 +86,9 @@ def _runner(sample: RepairSample, config: JudgeConfig, retries: list[int]) -> Ru
             else:
                 if tr.started or tr.timed_out:
                     return tr
+                module = missing_module(sample, tr)
+                if module is not None:
+                    raise MissingModule(module)
                 last = f"the test harness did not start (exit {tr.returncode}): {tr.output[-500:]}"
             if attempt < config.infra_retries:
                 retries[0] += 1
@@ -121,6 +151,12 @@ def check_sample(sample: RepairSample, config: JudgeConfig) -> RepairCheck:
             status=CheckStatus.INFRA_ERROR,
             reason=f"infra-error: {exc}",
         )
+    except MissingModule as exc:
+        return _environment(sample, exc.module)
+    for tr in (good, good_hidden):
+        module = missing_module(sample, tr) if tr is not None and tr.collect_errors else None
+        if module is not None:
+            return _environment(sample, module)
     check = RepairCheck(sample_id=sample.id, valid=True, tier=good.tier)
     check.buggy_failing = sorted(buggy.failed | set(buggy.collect_errors))
     check.buggy_output = buggy.output
@@ -143,6 +179,18 @@ def check_sample(sample: RepairSample, config: JudgeConfig) -> RepairCheck:
     if check.valid and _selects(sample, check, config):
         check.hidden_coverage = _coverage_map(sample, run)
     return check
+
+
+def _environment(sample: RepairSample, module: str) -> RepairCheck:
+    """The check of a sample whose tests cannot import a module this environment lacks."""
+    return RepairCheck(
+        sample_id=sample.id,
+        valid=False,
+        status=CheckStatus.ENVIRONMENT,
+        reason=f"environment: missing module {module} (the tests import it and truepass's "
+        "interpreter does not have it: install the project's dependencies into that "
+        "environment, docs/cli.md, check-suite)",
+    )
 
 
 def _narrow_to_expected(
@@ -234,6 +282,9 @@ def _judge(
                     break
     except InfraFailure as exc:
         base.verdict, base.details = Verdict.INFRA_ERROR, base.details + str(exc)
+    except MissingModule as exc:  # the check ran here, so the patch brought the import
+        base.verdict = Verdict.BROKEN
+        base.details += f"the patched code imports {exc.module}, which is not installed. "
     base.regressions = sorted(_failing(base.visible, base.hidden) & set(check.buggy_passing))
     if base.regressions:
         base.details += f"{len(base.regressions)} test(s) that passed before now fail. "
