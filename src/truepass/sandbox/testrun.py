@@ -48,6 +48,8 @@ class TestRun:
     trusted_channel: bool = True  # False for custom test commands judged by exit code only
     stopped: str = ""  # the test run first that did not pass, when it stopped the session
     warm: bool = False  # run by a warm worker (testpool), not a sandbox of its own
+    canaries: dict[str, str] = field(default_factory=dict)  # the harness's canaries' outcomes
+    canary_lies: list[str] = field(default_factory=list)  # canaries whose outcome was wrong
 
     @property
     def passed(self) -> set[str]:

@@ -20,3 +20,9 @@ class RepairCheck(SampleCheck):
     hidden_coverage: dict[str, list[str]] | None = Field(
         None, description="hidden test id -> functions ('file::name') it runs on the buggy code"
     )
+    canaries: bool = Field(
+        False,
+        description="the judge adds canary tests to this sample's runs: they behaved on the "
+        "buggy code and the reference fix (docs/sandbox.md, Canaries)",
+    )
+    canary_note: str = Field("", description="why canaries are off for this sample, if so")

@@ -36,6 +36,14 @@ class InfraFailure(Exception):
     """The sandbox failed to run the tests even after retries."""
 
 
+class CanaryAlarm(Exception):
+    """A canary test reported the wrong outcome: the test framework was told what to say."""
+
+    def __init__(self, lies: list[str]) -> None:
+        super().__init__("; ".join(lies))
+        self.lies = lies
+
+
 class MissingModule(Exception):
     """The tests could not start: a module they import is not installed here (the environment,
     not the sandbox: never retried)."""
@@ -65,8 +73,13 @@ def missing_module(sample: RepairSample, tr: TestRun) -> str | None:
 Runner = Callable[..., TestRun]  # (code, tests, *, first=None, coverage=False)
 
 
-def _runner(sample: RepairSample, config: JudgeConfig, retries: list[int]) -> Runner:
+def _runner(
+    sample: RepairSample, config: JudgeConfig, retries: list[int], canaries: bool = False
+) -> Runner:
+    """The judge's test runs of ``sample``: retried when the sandbox fails, with the harness's
+    canaries when ``canaries`` (a lie raises :class:`CanaryAlarm`)."""
     tests_runner = runner_for(sample)
+    extra = {"canaries": True} if canaries else {}
 
     def run(
         code: dict[str, str],
@@ -79,11 +92,14 @@ def _runner(sample: RepairSample, config: JudgeConfig, retries: list[int]) -> Ru
         for attempt in range(config.infra_retries + 1):
             try:
                 tr = tests_runner.run(
-                    sample, code, tests, limits=config.limits, coverage=coverage, first=first
-                )
+                    sample, code, tests, limits=config.limits, coverage=coverage, first=first,
+                    **extra,
+                )  # fmt: skip
             except SandboxError as exc:
                 last = str(exc)
             else:
+                if tr.canary_lies:
+                    raise CanaryAlarm(tr.canary_lies)
                 if tr.started or tr.timed_out:
                     return tr
                 module = missing_module(sample, tr)
@@ -101,7 +117,8 @@ def phase_result(tr: TestRun, expected: list[str]) -> PhaseResult:
     """Compare a run with the expected test ids; ``ok`` only if all ran, passed and it finished.
 
     Tests outside ``expected`` (which a sample's ``tests.expected`` can narrow) do not count and
-    are not listed: exit status 1 is accepted when only they failed."""
+    are not listed: exit status 1 is accepted when only they, or the canaries that must fail,
+    failed."""
     if not tr.trusted_channel:
         ok = tr.returncode == 0 and not tr.timed_out
         return PhaseResult(expected=0, passed=0, failed=0 if ok else 1, missing=0, ok=ok)
@@ -110,6 +127,7 @@ def phase_result(tr: TestRun, expected: list[str]) -> PhaseResult:
     missing = [n for n in expected if n not in tr.outcomes]
     failing = sorted((tr.failed & want) | set(tr.collect_errors))
     others = tr.failed - want  # outside what the suite expects: not counted
+    others |= {n for n, outcome in tr.canaries.items() if outcome != "passed"}
     ok = (
         tr.finished
         and (tr.returncode == 0 or (tr.returncode == 1 and bool(others)))
@@ -128,8 +146,9 @@ def phase_result(tr: TestRun, expected: list[str]) -> PhaseResult:
 
 
 def check_sample(sample: RepairSample, config: JudgeConfig) -> RepairCheck:
-    """Validate one sample: buggy fails visible, the reference fix passes everything."""
-    run = _runner(sample, config, [0])
+    """Validate one sample: buggy fails visible, the reference fix passes everything. Where the
+    sample's language has canaries, the check runs them too; a sample on which they do not
+    behave (its own configuration skips or fails them) is judged without them, and says why."""
     try:
         fixed = apply_to_sample(sample, Answer(diff=sample.fix))
     except PatchError as exc:
@@ -139,25 +158,68 @@ def check_sample(sample: RepairSample, config: JudgeConfig) -> RepairCheck:
             status=CheckStatus.REFERENCE_FAILS,
             reason=f"reference fix: {exc}",
         )
+    canaries, note = languages.get(sample.language).canaries, ""
     try:
-        buggy = run(sample.files, sample.tests.visible)
-        good = run(fixed.files, sample.tests.visible)
-        good_hidden = run(fixed.files, sample.tests.hidden) if sample.tests.hidden else None
-        buggy_hidden = run(sample.files, sample.tests.hidden) if sample.tests.hidden else None
-    except InfraFailure as exc:
-        return RepairCheck(
-            sample_id=sample.id,
-            valid=False,
-            status=CheckStatus.INFRA_ERROR,
-            reason=f"infra-error: {exc}",
-        )
-    except MissingModule as exc:
-        return _environment(sample, exc.module)
+        runs = _check_runs(sample, fixed.files, _runner(sample, config, [0], canaries))
+        if canaries and not any(tr.canaries for tr in runs if tr is not None):
+            # the runs stand (without canaries), but the judge need not add them
+            canaries, note = False, "no canary reported (the sample's configuration skips them)"
+    except CanaryAlarm as exc:
+        canaries, note = False, f"canaries misbehave on the pristine code: {exc}"
+        try:
+            runs = _check_runs(sample, fixed.files, _runner(sample, config, [0]))
+        except (InfraFailure, MissingModule, CanaryAlarm) as again:
+            return _check_failure(sample, again)
+    except (InfraFailure, MissingModule) as exc:
+        return _check_failure(sample, exc)
+    buggy, good, good_hidden, buggy_hidden = runs
+    assert buggy is not None and good is not None
     for tr in (good, good_hidden):
         module = missing_module(sample, tr) if tr is not None and tr.collect_errors else None
         if module is not None:
             return _environment(sample, module)
-    check = RepairCheck(sample_id=sample.id, valid=True, tier=good.tier)
+    return _checked(sample, config, buggy, good, good_hidden, buggy_hidden, canaries, note)
+
+
+CheckRuns = tuple[TestRun | None, TestRun | None, TestRun | None, TestRun | None]
+
+
+def _check_runs(sample: RepairSample, fixed: dict[str, str], run: Runner) -> CheckRuns:
+    """The buggy code and the reference fix on the visible tests, then on the hidden ones."""
+    hidden = sample.tests.hidden
+    return (
+        run(sample.files, sample.tests.visible),
+        run(fixed, sample.tests.visible),
+        run(fixed, hidden) if hidden else None,
+        run(sample.files, hidden) if hidden else None,
+    )
+
+
+def _check_failure(sample: RepairSample, exc: Exception) -> RepairCheck:
+    if isinstance(exc, MissingModule):
+        return _environment(sample, exc.module)
+    return RepairCheck(
+        sample_id=sample.id,
+        valid=False,
+        status=CheckStatus.INFRA_ERROR,
+        reason=f"infra-error: {exc}",
+    )
+
+
+def _checked(
+    sample: RepairSample,
+    config: JudgeConfig,
+    buggy: TestRun,
+    good: TestRun,
+    good_hidden: TestRun | None,
+    buggy_hidden: TestRun | None,
+    canaries: bool,
+    note: str,
+) -> RepairCheck:
+    run = _runner(sample, config, [0])
+    check = RepairCheck(
+        sample_id=sample.id, valid=True, tier=good.tier, canaries=canaries, canary_note=note
+    )
     check.buggy_failing = sorted(buggy.failed | set(buggy.collect_errors))
     check.buggy_output = buggy.output
     check.buggy_passing = sorted(buggy.passed | (buggy_hidden.passed if buggy_hidden else set()))
@@ -229,7 +291,8 @@ def judge(
     """Judge one attempt. ``answer`` None means the solver produced nothing parseable."""
     started = time.monotonic()
     retries = [0]
-    result = _judge(sample, answer, check, config, _runner(sample, config, retries))
+    run = _runner(sample, config, retries, check.canaries)
+    result = _judge(sample, answer, check, config, run)
     if result.verdict in differential.CHECKED and check.valid:
         differential.flag_attempt(sample, answer, result, config)
     RepairEvidence.on(result).named_cause = _named_cause(sample, answer)
@@ -285,6 +348,13 @@ def _judge(
     except MissingModule as exc:  # the check ran here, so the patch brought the import
         base.verdict = Verdict.BROKEN
         base.details += f"the patched code imports {exc.module}, which is not installed. "
+    except CanaryAlarm as exc:  # the framework was told what to report: no outcome stands
+        base.verdict, base.visible, base.hidden = Verdict.FAILS_VISIBLE, None, None
+        base.details += f"the test framework lied: {exc}. "
+        if "tampers-harness" not in base.flags:
+            base.flags.append("tampers-harness")
+        for lie in exc.lies:
+            base.flag_details.append(FlagDetail(name="tampers-harness", explanation=lie))
     base.regressions = sorted(_failing(base.visible, base.hidden) & set(check.buggy_passing))
     if base.regressions:
         base.details += f"{len(base.regressions)} test(s) that passed before now fail. "

@@ -38,11 +38,13 @@ class PytestRunner:
         limits: Limits,
         coverage: bool = False,
         first: list[str] | None = None,
+        canaries: bool = False,
     ) -> TestRun:
         """One test run (see :func:`~truepass.families.repair.testrun.run_tests`)."""
         return run_tests(
-            sample, code, tests, limits=limits, coverage=coverage, first=first, warm=self.warm
-        )
+            sample, code, tests, limits=limits, coverage=coverage, first=first, warm=self.warm,
+            canaries=canaries,
+        )  # fmt: skip
 
     def per_test(self, sample: RepairSample) -> bool:
         return is_pytest_command(sample.test_command)

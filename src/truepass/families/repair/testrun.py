@@ -17,10 +17,12 @@ import json
 import logging
 import os
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 
 from truepass.families.repair.schema import RepairSample
 from truepass.sandbox import Limits, SandboxResult, run_sandboxed, testpool
+from truepass.sandbox.canaries import Canaries, pytest_canaries
 from truepass.sandbox.execution import sandbox_env
 from truepass.sandbox.precompiled import compiled_for, rewrites_for
 from truepass.sandbox.testrun import HARNESS_MOUNT, TestRun, harness_dir, parse_run
@@ -36,13 +38,14 @@ def is_pytest_command(argv: list[str] | None) -> bool:
     return head[:1] == ["pytest"] or head[1:3] == ["-m", "pytest"]
 
 
-def build_argv(sample: RepairSample, test_paths: list[str]) -> list[str]:
-    """The command run in the workspace: pytest with our reporter, or the suite's own command."""
+def build_argv(sample: RepairSample, test_paths: list[str], last: Sequence[str] = ()) -> list[str]:
+    """The command run in the workspace: pytest with our reporter, or the suite's own command;
+    ``last``: test files pytest runs after the others (the canaries)."""
     if sample.test_command is None:
-        args = list(test_paths)
+        args = [*test_paths, *last]
     elif is_pytest_command(sample.test_command):
         start = 1 if Path(sample.test_command[0]).name == "pytest" else 3
-        args = sample.test_command[start:]
+        args = [*sample.test_command[start:], *last]
     else:
         return list(sample.test_command)
     # -P keeps the workspace off sys.path while pytest and the reporter load, so a candidate's
@@ -62,37 +65,57 @@ def run_tests(
     coverage: bool = False,
     first: list[str] | None = None,
     warm: bool | None = None,
+    canaries: bool = False,
 ) -> TestRun:
     """Lay out ``code`` and pristine ``tests`` in a fresh workspace and run them sandboxed.
+
+    ``canaries``: add this process's canary tests (:mod:`truepass.sandbox.canaries`) beside
+    the tests, run last; their outcomes go to ``TestRun.canaries`` and ``canary_lies``, never
+    among the run's own. Only for pytest commands.
 
     ``first``: test ids the harness runs before the others; the session stops as soon as one of
     them does not pass (``TestRun.stopped``). Ignored with a non-pytest test command.
     ``warm``: True or False forces a warm or a cold run where both are possible; None (the
     default) asks ``TRUEPASS_WARM_TESTS`` (warm unless it says ``0``).
     """
-    files = {**code, **tests}
-    argv = build_argv(sample, sorted(tests))
+    pytest = is_pytest_command(sample.test_command)
+    cset = pytest_canaries(_test_dir(tests)) if canaries and pytest else None
+    extra = cset.files if cset else {}
+    files = {**code, **tests, **extra}
+    argv = build_argv(sample, sorted(tests), list(extra))
     env = {
         "PYTHONPATH": HARNESS_MOUNT,
         "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1",
-        "TRUEPASS_TEST_FILES": os.pathsep.join(sorted(tests)),
+        "TRUEPASS_TEST_FILES": os.pathsep.join(sorted({*tests, *extra})),
     }
     if coverage:
         env["TRUEPASS_COVERAGE"] = "1"
     if first is not None:
         env["TRUEPASS_SELECT"] = json.dumps({"mode": "first", "ids": first})
-    pytest = is_pytest_command(sample.test_command)
     if pytest and not coverage and testpool.warm_wanted(warm):
         pristine = {p: c for p, c in code.items() if sample.files.get(p) == c and p not in tests}
-        result = _run_warm(argv, files, tests, pristine, env, limits)
+        result = _run_warm(argv, files, {**tests, **extra}, pristine, env, limits)
         if result is not None:
             run = parse_run(result, channel=True)
             run.warm = True
-            return run
+            return _without(cset, run)
     result = run_sandboxed(
         argv, files, limits=limits, env=env, ro_binds={str(harness_dir()): HARNESS_MOUNT}
     )
-    return parse_run(result, channel=pytest)
+    return _without(cset, parse_run(result, channel=pytest))
+
+
+def _without(cset: Canaries | None, run: TestRun) -> TestRun:
+    """``run`` with the canaries' outcomes taken out of its own (see :meth:`Canaries.take`)."""
+    if cset is not None:
+        cset.take(run)
+    return run
+
+
+def _test_dir(tests: dict[str, str]) -> str:
+    """Where the canaries go: the directory of the first test file (its conftest applies)."""
+    first = min(tests, default="")
+    return first.rsplit("/", 1)[0] if "/" in first else ""
 
 
 WARM_PLUGINS = ("_truepass_reporter",)  # every pytest run's `-p` plugins (build_argv)

@@ -38,9 +38,12 @@ class TestRunner(Protocol):
         limits: Limits,
         coverage: bool = False,
         first: list[str] | None = None,
+        canaries: bool = False,
     ) -> TestRun:
         """One sandboxed test run; ``coverage`` and ``first`` (tests run first, stopping at the
-        first that fails) only where :meth:`per_test` holds."""
+        first that fails) only where :meth:`per_test` holds; ``canaries`` (asked only of a
+        language with :attr:`Language.canaries`): add the harness's canary tests and take their
+        outcomes out into ``TestRun.canaries`` and ``canary_lies``."""
         ...
 
     def per_test(self, sample: Any) -> bool:
@@ -71,6 +74,9 @@ class Language:
     """whether the differential check against the reference fix applies (a pytest plugin)"""
     workflow: ClassVar[bool] = False
     """whether ``workflow:MODEL`` works on its samples"""
+    canaries: ClassVar[bool] = False
+    """whether its runner adds canary tests (``run(..., canaries=True)``): the judge then
+    catches a framework told to pass every test (:mod:`truepass.sandbox.canaries`)"""
     min_timeout_s: ClassVar[float] = 3.0
     """the floor of a candidate test run's timeout in ``baseline:templates``' search"""
     template_caps: ClassVar[tuple[int, float] | None] = None

@@ -23,6 +23,7 @@ class Python(Language):
     comment_starts = ("#",)
     differential = True
     workflow = True
+    canaries = True
 
     def runner(self) -> TestRunner:
         return _runner()
