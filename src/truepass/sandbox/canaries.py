@@ -87,9 +87,16 @@ def _name() -> str:
 
 
 @functools.cache
-def _process_names() -> tuple[str, ...]:
-    """The names of this process's canaries (drawn once: a candidate sees only its own run)."""
+def process_names() -> tuple[str, ...]:
+    """Ten names for this process's canaries (drawn once: a candidate sees only its own run),
+    and two values of theirs compare (``values()``)."""
     return tuple(_name() for _ in range(10))
+
+
+def values() -> tuple[int, int]:
+    """Two different numbers drawn for this process: a canary that must fail compares them."""
+    _, _, _, _, _, _, _, _, a, b = process_names()
+    return sum(map(ord, a)), sum(map(ord, b)) + 1000
 
 
 def pytest_canaries(test_dir: str = "") -> Canaries:
@@ -97,10 +104,8 @@ def pytest_canaries(test_dir: str = "") -> Canaries:
     relative to the workspace): a plain function, a parametrised one and a ``unittest``
     method that must fail, and one of each that must pass. The values compared are drawn at
     random too, and the failing ones differ by a computed amount."""
-    file_stem, plain_fail, plain_pass, param_fail, param_pass, cls, fail, ok, a, b = (
-        _process_names()
-    )
-    left, right = sum(map(ord, a)), sum(map(ord, b)) + 1000
+    file_stem, plain_fail, plain_pass, param_fail, param_pass, cls, fail, ok, a, b = process_names()
+    left, right = values()
     path = f"{test_dir.rstrip('/')}/test_{file_stem}.py" if test_dir else f"test_{file_stem}.py"
     source = f"""import unittest
 

@@ -8,6 +8,7 @@ import pytest
 from tests.families.repair.java_helpers import CODE, SMALL, TEST, calc, ids, junit
 from truepass.families.repair import javarun
 from truepass.families.repair.javarun import run_java_tests
+from truepass.sandbox.testrun import TestRun
 
 pytestmark = pytest.mark.skipif(
     not all(map(javarun.os.path.exists, javarun.JUNIT_JARS)) or not javarun.shutil.which("javac"),
@@ -192,3 +193,34 @@ def test_a_run_goes_on_without_a_usable_archive(
     assert run.finished, run.output
     assert run.passed == ids("zero")
     assert "cds" not in run.output.lower()  # the JVM's complaint is kept out of the output
+
+
+def test_junit_canaries_report_apart_and_as_they_must() -> None:
+    """The JUnit canaries run beside the tests, in their package: the one that must fail
+    fails, the one that must pass passes, and neither is among the run's own outcomes."""
+    fixed = calc(ADD.replace("a - b", "a + b"))
+    run = run_java_tests(fixed, TESTS, limits=SMALL, canaries=True)
+    assert run.passed == ids("adds", "zero", "negative") and set(run.collected) == run.passed
+    assert sorted(run.canaries.values()) == ["failed", "passed"] and not run.canary_lies
+    assert all(n.startswith("src/test/demo/") for n in run.canaries)
+    assert run.returncode == 1  # the canary that must fail; phase_result accepts it
+
+
+def test_a_junit_framework_that_says_passed_for_everything_is_caught(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """No patch of ours got the JUnit harness to forge outcomes (a fake ``org.junit.Assert``
+    among the code files loses to the real one, and events need the run's nonce), so the lying
+    framework is simulated here: every reported outcome becomes ``passed``."""
+    real = javarun.parse_run
+
+    def lying(*args: object, **kwargs: object) -> TestRun:
+        run = real(*args, **kwargs)  # type: ignore[arg-type]
+        run.outcomes = dict.fromkeys(run.outcomes, "passed")
+        return run
+
+    monkeypatch.setattr(javarun, "parse_run", lying)
+    run = run_java_tests(calc(ADD), TESTS, limits=SMALL, canaries=True)
+    assert run.passed == ids("adds", "zero", "negative")
+    assert len(run.canary_lies) == 1 and "must fail and reported passed" in run.canary_lies[0]
+    assert "JUnit test" in run.canary_lies[0]

@@ -41,6 +41,7 @@ from pathlib import Path, PurePosixPath
 from truepass.errors import SandboxError
 from truepass.paths import user_cache_dir
 from truepass.sandbox import Limits, run_sandboxed
+from truepass.sandbox.canaries import Canaries, Canary, process_names, values
 from truepass.sandbox.testrun import TestRun, parse_run
 
 log = logging.getLogger(__name__)
@@ -259,6 +260,34 @@ def _make_archive(java: str, work: Path, archive: Path) -> None:
     partial.rename(archive)  # atomic: a concurrent maker's archive is as good
 
 
+_PACKAGE = re.compile(r"^\s*package\s+([\w.]+)\s*;", re.MULTILINE)
+
+
+def junit_canaries(tests: dict[str, str]) -> Canaries:
+    """This process's JUnit 4 canaries: one test class beside the first test class, in its
+    package, with a method that must fail and one that must pass (random names and values)."""
+    first = min(p for p in tests if p.endswith(".java"))
+    folder = first.rsplit("/", 1)[0] + "/" if "/" in first else ""
+    package = _PACKAGE.search(tests[first])
+    names = process_names()
+    cls, fail, ok = names[0].capitalize() + "Test", names[6], names[7]
+    left, right = values()
+    path = f"{folder}{cls}.java"
+    source = (
+        (f"package {package.group(1)};\n\n" if package else "")
+        + "import static org.junit.Assert.assertEquals;\n\nimport org.junit.Test;\n\n"
+        + f"public class {cls} {{\n"
+        + f"    private static final int A = {left};\n    private static final int B = {right};\n\n"
+        + f"    @Test\n    public void {fail}() {{\n        assertEquals(A * 2, A + B);\n    }}\n\n"
+        + f"    @Test\n    public void {ok}() {{\n        assertEquals(A * 2, A + A);\n    }}\n}}\n"
+    )
+    canaries = (
+        Canary(f"{path}::{fail}", "failed", "JUnit"),
+        Canary(f"{path}::{ok}", "passed", "JUnit"),
+    )
+    return Canaries({path: source}, canaries)
+
+
 def run_java_tests(
     code: dict[str, str],
     tests: dict[str, str],
@@ -266,13 +295,17 @@ def run_java_tests(
     limits: Limits,
     coverage: bool = False,
     share: str = "auto",
+    canaries: bool = False,
 ) -> TestRun:
     """Compile ``code`` with the pristine ``tests`` and run the tests' JUnit classes, sandboxed;
     ``coverage``: also the lines of the code files each test runs (``TestRun.coverage``);
-    ``share``: see ``jvm_argv``."""
+    ``share``: see ``jvm_argv``; ``canaries``: add the harness's JUnit canaries, run last, and
+    take their outcomes out of the run's own (:mod:`truepass.sandbox.canaries`)."""
     nonce = secrets.token_hex(16)
-    files = {**code, **tests, NONCE_FILE: nonce}
-    tested = sorted(p for p in tests if p.endswith(".java"))
+    cset = junit_canaries(tests) if canaries and any(p.endswith(".java") for p in tests) else None
+    extra = cset.files if cset else {}
+    files = {**code, **tests, **extra, NONCE_FILE: nonce}
+    tested = [*sorted(p for p in tests if p.endswith(".java")), *extra]
     argv = jvm_argv(limits, tested, coverage=coverage, share=share)
     harness = str(harness_classes())
     result = run_sandboxed(
@@ -281,7 +314,10 @@ def run_java_tests(
         limits=limits.model_copy(update={"address_space": False}),
         ro_binds={harness: harness},  # at its own path: the class archive names it
     )
-    return parse_run(result, channel=True, nonce=nonce)
+    run = parse_run(result, channel=True, nonce=nonce)
+    if cset is not None:
+        cset.take(run)
+    return run
 
 
 class JUnitRunner:
@@ -298,9 +334,10 @@ class JUnitRunner:
         limits: Limits,
         coverage: bool = False,
         first: list[str] | None = None,
+        canaries: bool = False,
     ) -> TestRun:
         """One test run; ``first`` is not supported (``per_test`` False)."""
-        return run_java_tests(code, tests, limits=limits, coverage=coverage)
+        return run_java_tests(code, tests, limits=limits, coverage=coverage, canaries=canaries)
 
     def per_test(self, sample: object) -> bool:
         return False

@@ -28,6 +28,7 @@ class Java(Language):
     agent_address_space = False  # a JVM reserves far more address space than it uses
     template_caps = (JAVA_MAX_CANDIDATES, JAVA_TIME_BUDGET_S)
     min_timeout_s = JAVA_MIN_TIMEOUT_S
+    canaries = True
 
     def runner(self) -> TestRunner:
         return _runner()
