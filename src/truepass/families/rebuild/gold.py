@@ -13,8 +13,6 @@ from pathlib import Path
 from truepass.errors import InputError
 from truepass.families.rebuild.schema import RebuildSample
 from truepass.families.rebuild.sources import cache_root, sha256_of
-from truepass.sandbox.bwrap import interpreter_paths
-from truepass.suites.loader import bundled_dir
 
 GOLD_DIR = "/opt/gold"
 """Where the agent finds the gold, execute-only: ``/opt/gold/PROGRAM``."""
@@ -92,18 +90,10 @@ def tripwire_file(index: int = 0) -> Path:
 
 
 def masks(sample: RebuildSample) -> dict[str, str]:
-    """Read-only binds that put a tripwire over every installed path of the gold, and an empty
-    directory over truepass's bundled suites where the sandbox would show them (an installed,
-    not editable, truepass lies in the interpreter's tree, which every sandbox binds): the
-    program or agent could otherwise read a bundled task's tests."""
-    binds = {str(tripwire_file(i)): path for i, path in enumerate(installed_paths(sample))}
-    bundled = os.path.realpath(bundled_dir())
-    if any(bundled.startswith(root.rstrip("/") + "/") for root in interpreter_paths()):
-        empty = cache_root() / "empty"
-        empty.mkdir(parents=True, exist_ok=True)
-        os.chmod(empty, 0o755)
-        binds[str(empty)] = bundled
-    return binds
+    """Read-only binds that put a tripwire over every installed path of the gold. (The bundled
+    tasks' tests are hidden by the sandbox itself, for every family: it covers truepass's own
+    package wherever a bind would show it, :func:`truepass.sandbox.bwrap.hidden_in`.)"""
+    return {str(tripwire_file(i)): path for i, path in enumerate(installed_paths(sample))}
 
 
 def documentation(sample: RebuildSample) -> str:

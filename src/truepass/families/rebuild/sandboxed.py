@@ -15,6 +15,7 @@ from pathlib import Path
 from truepass.errors import SandboxError
 from truepass.families.rebuild.emit import Case
 from truepass.families.rebuild.harness._truepass_rebuild import Run
+from truepass.sandbox.canaries import pytest_canaries
 from truepass.sandbox.session import SandboxSession
 from truepass.sandbox.testrun import HARNESS_MOUNT, TestRun, harness_dir, parse_run
 
@@ -49,13 +50,17 @@ def run_tests(
     name: str,
     run_timeout_s: float,
     expected: int,
+    canaries: bool = True,
 ) -> TestRun:
     """Write ``tests`` under a fresh directory of a random name and run them with pytest on
     ``program`` (a path as the sandbox sees it, run as ``name``), the ``ignore``d test ids
     deselected; the test files are deleted once collected. Outcomes are keyed by the task's test
-    ids (``FILE.py::name``)."""
+    ids (``FILE.py::name``). ``canaries``: the harness's canary tests run beside them, their
+    outcomes taken out into ``TestRun.canaries`` and ``canary_lies``
+    (:mod:`truepass.sandbox.canaries`)."""
     folder = f".truepass-tests-{secrets.token_hex(8)}"
-    for path, source in tests.items():
+    cset = pytest_canaries() if canaries else None
+    for path, source in {**tests, **(cset.files if cset else {})}.items():
         session.write_file(f"{folder}/{path}", source)
     session.write_file(f"{folder}/pytest.ini", "[pytest]\n")
     # node ids are relative to the rootdir, the folder itself
@@ -79,6 +84,9 @@ def run_tests(
     run.outcomes = {k.removeprefix(prefix): v for k, v in run.outcomes.items()}
     run.messages = {k.removeprefix(prefix): v for k, v in run.messages.items()}
     run.collected = [k.removeprefix(prefix) for k in run.collected]
+    run.collect_errors = [k.removeprefix(prefix) for k in run.collect_errors]
+    if cset is not None:
+        cset.take(run)
     return run
 
 
