@@ -40,12 +40,14 @@ def is_pytest_command(argv: list[str] | None) -> bool:
 
 def build_argv(sample: RepairSample, test_paths: list[str], last: Sequence[str] = ()) -> list[str]:
     """The command run in the workspace: pytest with our reporter, or the suite's own command;
-    ``last``: test files pytest runs after the others (the canaries)."""
+    ``last``: test files pytest runs after the others (the canaries). A suite's own pytest
+    command keeps its own selection: ``last`` is not added to it (a path argument would replace
+    the directories it collects), its collection finds them or not (the check says which)."""
     if sample.test_command is None:
         args = [*test_paths, *last]
     elif is_pytest_command(sample.test_command):
         start = 1 if Path(sample.test_command[0]).name == "pytest" else 3
-        args = [*sample.test_command[start:], *last]
+        args = sample.test_command[start:]
     else:
         return list(sample.test_command)
     # -P keeps the workspace off sys.path while pytest and the reporter load, so a candidate's
