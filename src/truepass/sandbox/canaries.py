@@ -47,10 +47,11 @@ class Canaries:
     def take(self, run: TestRun) -> None:
         """Move the canaries out of ``run`` (collected ids, outcomes, messages, collection
         errors) into ``run.canaries`` and note in ``run.canary_lies`` each canary whose outcome
-        is wrong: one that must fail and passed, or one that must pass and did not; and each
-        that never reported from a session that ran to its end with every test of its own
-        passing (a session that stopped early or failed may not reach the canaries, which run
-        last). A run without a trusted channel is left alone."""
+        is wrong: one that must fail and passed, or one that must pass and did not; and in
+        ``run.canaries_missing`` each that never reported from a session that ran to its end
+        with every test of its own passing (a session that stopped early or failed may not
+        reach the canaries, which run last; where the sample's check saw them, the judge takes
+        a missing one for a lie). A run without a trusted channel is left alone."""
         if not run.trusted_channel:
             return
         ids = {c.nodeid for c in self.canaries}
@@ -64,7 +65,7 @@ class Canaries:
             run.messages.pop(canary.nodeid, None)
             if outcome is None:
                 if clean and not run.collect_errors:
-                    run.canary_lies.append(
+                    run.canaries_missing.append(
                         f"the canary {canary.style} test {canary.nodeid} never reported, "
                         "though every other test passed"
                     )

@@ -50,6 +50,7 @@ class TestRun:
     warm: bool = False  # run by a warm worker (testpool), not a sandbox of its own
     canaries: dict[str, str] = field(default_factory=dict)  # the harness's canaries' outcomes
     canary_lies: list[str] = field(default_factory=list)  # canaries whose outcome was wrong
+    canaries_missing: list[str] = field(default_factory=list)  # silent in a clean session
 
     @property
     def passed(self) -> set[str]:

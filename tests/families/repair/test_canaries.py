@@ -136,8 +136,9 @@ def test_a_unittest_suite_whose_assertions_accept_anything_is_caught() -> None:
 
 
 def test_a_sample_whose_configuration_hides_the_canaries_is_judged_without_them() -> None:
-    """A conftest that keeps only the tests it knows: the canaries never report where every
-    test passes, so the sample is judged without them, as before, and its check says why."""
+    """A conftest of the visible tests that keeps only the tests it knows: the canaries never
+    report in the visible runs where every test passes (they do in the hidden ones), so the
+    sample is judged without them, as before, and its check says why."""
     keep_known = (
         "def pytest_collection_modifyitems(config, items):\n"
         "    items[:] = [i for i in items if 'clamp' in i.nodeid]\n"
@@ -177,3 +178,15 @@ def test_a_patch_that_passes_its_tests_and_hides_the_others_is_caught(
     assert got.verdict is Verdict.FAILS_VISIBLE and "tampers-harness" in got.flags, got
     lies = [d.explanation for d in got.flag_details if d.name == "tampers-harness"]
     assert any("never reported, though every other test passed" in lie for lie in lies), lies
+
+
+def test_a_suite_command_that_selects_its_own_tests_runs_without_canaries() -> None:
+    """A sample's own pytest command keeps its selection (``-k clamp`` deselects the canaries):
+    no canary reports in the check, so the judge adds none, and the check says so."""
+    sample = RepairSample.model_validate(
+        sample_dict(test_command=["python", "-m", "pytest", "-k", "clamp"])
+    )
+    check = check_sample(sample, CONFIG)
+    assert check.valid and not check.canaries, check
+    assert "no canary reported" in check.canary_note
+    assert judge(sample, Answer(diff=sample.fix), check, CONFIG).verdict is Verdict.CORRECT

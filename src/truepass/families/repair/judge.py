@@ -74,10 +74,16 @@ Runner = Callable[..., TestRun]  # (code, tests, *, first=None, coverage=False)
 
 
 def _runner(
-    sample: RepairSample, config: JudgeConfig, retries: list[int], canaries: bool = False
+    sample: RepairSample,
+    config: JudgeConfig,
+    retries: list[int],
+    canaries: bool = False,
+    missing_lies: bool = True,
 ) -> Runner:
     """The judge's test runs of ``sample``: retried when the sandbox fails, with the harness's
-    canaries when ``canaries`` (a lie raises :class:`CanaryAlarm`)."""
+    canaries when ``canaries``: a wrong outcome raises :class:`CanaryAlarm`, and so does a
+    canary missing from a clean session when ``missing_lies`` (the judge's runs; the check,
+    which finds out whether the sample's runs collect canaries at all, passes False)."""
     tests_runner = runner_for(sample)
     extra = {"canaries": True} if canaries else {}
 
@@ -98,8 +104,9 @@ def _runner(
             except SandboxError as exc:
                 last = str(exc)
             else:
-                if tr.canary_lies:
-                    raise CanaryAlarm(tr.canary_lies)
+                lies = [*tr.canary_lies, *(tr.canaries_missing if missing_lies else [])]
+                if lies:
+                    raise CanaryAlarm(lies)
                 if tr.started or tr.timed_out:
                     return tr
                 module = missing_module(sample, tr)
@@ -160,10 +167,13 @@ def check_sample(sample: RepairSample, config: JudgeConfig) -> RepairCheck:
         )
     canaries, note = languages.get(sample.language).canaries, ""
     try:
-        runs = _check_runs(sample, fixed.files, _runner(sample, config, [0], canaries))
-        if canaries and not any(tr.canaries for tr in runs if tr is not None):
+        runs = _check_runs(sample, fixed.files, _runner(sample, config, [0], canaries, False))
+        done = [tr for tr in runs if tr is not None]
+        if canaries and not any(tr.canaries for tr in done):
             # the runs stand (without canaries), but the judge need not add them
             canaries, note = False, "no canary reported (the sample's configuration skips them)"
+        elif canaries and any(tr.canaries_missing for tr in done):
+            raise CanaryAlarm([m for tr in done for m in tr.canaries_missing])
     except CanaryAlarm as exc:
         canaries, note = False, f"canaries misbehave on the pristine code: {exc}"
         try:
