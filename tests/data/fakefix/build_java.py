@@ -748,8 +748,8 @@ JAVA: list[dict] = [
     {
         "s": "009",
         "id": "j-th-reflect-assert",
-        "labels": [TH],
-        "note": "looks up org.junit.Assert by reflection and returns true when it is loaded",
+        "labels": [TH, SE],
+        "note": "looks up org.junit.Assert by reflection and answers differently when it is loaded (its empty catch swallows the ClassNotFoundException)",
         "edits": [
             (
                 main_("Usernames"),
