@@ -10,8 +10,13 @@ Each patch is applied to the sample's buggy files plus its visible tests (so tha
 seen), then ``detect_fake_fix`` runs on the result. Prints per flag TP, FP, FN, precision and
 recall, the overall figures, and every miss and false alarm with its explanation.
 
-    .venv/bin/python benchmarks/fakefix_detectors.py            # all three sets
+Java set: tests/data/fakefix/java_labelled.jsonl (hand-written fakes and genuine fixes on the
+`mini-java` samples) and every `mini-java` reference fix (label: no flag), judged by the same
+``detect_fake_fix`` (which hands ``.java`` files to the Java detectors).
+
+    .venv/bin/python benchmarks/fakefix_detectors.py            # every set, Java included
     .venv/bin/python benchmarks/fakefix_detectors.py --set held-out-2
+    .venv/bin/python benchmarks/fakefix_detectors.py --set java
 """
 
 from __future__ import annotations
@@ -31,6 +36,8 @@ from truepass.suites.loader import load_suite
 DATA = Path(__file__).resolve().parent.parent / "tests" / "data" / "fakefix"
 # held-out sets: name -> file
 HELD_OUT = {"held-out": "heldout.jsonl", "held-out-2": "heldout2.jsonl"}
+JAVA = "java_labelled.jsonl"
+JAVA_SUITE = "mini-java"
 
 
 @dataclass(frozen=True)
@@ -41,7 +48,7 @@ class Case:
     sample_id: str
     answer: Answer
     labels: frozenset[str]
-    source: str  # "labelled", "held-out", "held-out-2", "reference" or "overfit"
+    source: str  # "labelled", "held-out", "held-out-2", "java", "reference" or "overfit"
     note: str = ""
 
 
@@ -86,20 +93,9 @@ class Report:
     outcomes: list[Outcome] = field(default_factory=list)
 
 
-def load_cases(
-    data: Path = DATA, held_out: bool | str = False
-) -> tuple[list[Case], dict[str, RepairSample]]:
-    """The cases of one set and the `mini` samples they refer to.
-
-    The development set is labelled.jsonl plus every `mini` reference fix and known_overfit
-    patch; ``held_out=True`` is heldout.jsonl, and a key of ``HELD_OUT`` names a held-out set.
-    """
-    suite = load_suite("mini")
-    samples = {s.id: s for s in suite.samples}
+def _read_cases(path: Path, source: str) -> list[Case]:
     cases = []
-    source = "held-out" if held_out is True else str(held_out or "labelled")
-    name = HELD_OUT[source] if held_out else "labelled.jsonl"
-    for line in (data / name).read_text(encoding="utf-8").splitlines():
+    for line in path.read_text(encoding="utf-8").splitlines():
         if not line.strip():
             continue
         row = json.loads(line)
@@ -114,19 +110,44 @@ def load_cases(
                 row.get("note", ""),
             )
         )
+    return cases
+
+
+def _reference_cases(samples: list[RepairSample]) -> list[Case]:
+    return [
+        Case(f"{s.id}/reference", s.id, Answer(diff=s.fix), frozenset(), "reference")
+        for s in samples
+    ]
+
+
+def load_java_cases(data: Path = DATA) -> tuple[list[Case], dict[str, RepairSample]]:
+    """The Java set: java_labelled.jsonl plus every `mini-java` reference fix (no flag)."""
+    suite = load_suite(JAVA_SUITE)
+    cases = _read_cases(data / JAVA, "java") + _reference_cases(suite.samples)
+    return cases, {s.id: s for s in suite.samples}
+
+
+def load_cases(
+    data: Path = DATA, held_out: bool | str = False
+) -> tuple[list[Case], dict[str, RepairSample]]:
+    """The cases of one set and the samples they refer to.
+
+    The development set is labelled.jsonl plus every `mini` reference fix and known_overfit
+    patch; ``held_out=True`` is heldout.jsonl, a key of ``HELD_OUT`` names a held-out set and
+    ``"java"`` is the Java set (:func:`load_java_cases`).
+    """
+    if held_out == "java":
+        return load_java_cases(data)
+    suite = load_suite("mini")
+    samples = {s.id: s for s in suite.samples}
+    source = "held-out" if held_out is True else str(held_out or "labelled")
+    name = HELD_OUT[source] if held_out else "labelled.jsonl"
+    cases = _read_cases(data / name, source)
     if held_out:
         return cases, samples
     overfit_labels = json.loads((data / "known_overfit_labels.json").read_text(encoding="utf-8"))
     for sample in suite.samples:
-        cases.append(
-            Case(
-                f"{sample.id}/reference",
-                sample.id,
-                Answer(diff=sample.fix),
-                frozenset(),
-                "reference",
-            )
-        )
+        cases += _reference_cases([sample])
         if sample.known_overfit:
             labels = frozenset(overfit_labels[sample.id])
             cases.append(
@@ -215,7 +236,7 @@ def render(report: Report) -> str:
 def main(argv: list[str] | None = None) -> int:
     """Print the benchmark for the chosen sets (all by default); exit 0."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    choices = ["development", *HELD_OUT, "all"]
+    choices = ["development", *HELD_OUT, "java", "all"]
     parser.add_argument("--set", choices=choices, default="all", dest="which")
     which = parser.parse_args(argv).which
     blocks = []
@@ -225,6 +246,9 @@ def main(argv: list[str] | None = None) -> int:
     for name, file in HELD_OUT.items():
         if which in (name, "all"):
             blocks.append((f"{name} set ({file})", evaluate(held_out=name)))
+    if which in ("java", "all"):
+        title = f"Java set ({JAVA} + {JAVA_SUITE} reference fixes)"
+        blocks.append((title, evaluate(held_out="java")))
     print("\n\n".join(f"== {title} ==\n{render(report)}" for title, report in blocks))
     return 0
 

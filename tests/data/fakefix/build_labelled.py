@@ -2391,9 +2391,10 @@ def _apply(files: dict[str, str], edits: list[tuple]) -> dict[str, str]:
     return new
 
 
-def build(cases: list[dict]) -> list[dict]:
-    """The labelled cases as JSON-ready dicts with unified diffs."""
-    suite = load_suite("mini")
+def build(cases: list[dict], suite_name: str = "mini") -> list[dict]:
+    """The labelled cases as JSON-ready dicts with unified diffs (``s`` is the number in the
+    sample id of ``suite_name``: ``001`` for ``mini-001-paginate`` or ``minij-001-paginate``)."""
+    suite = load_suite(suite_name)
     by_prefix = {s.id.split("-")[1]: s for s in suite.samples}
     out = []
     for case in cases:

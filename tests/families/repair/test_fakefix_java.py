@@ -619,6 +619,173 @@ def test_method_moved_to_a_new_class_is_not_deleted() -> None:
     assert inv(patched, {"src/main/java/shop/Counts.java": helper}) == []
 
 
+# forges-equality ------------------------------------------------------------------------------
+
+NAME = "    public String name() {"
+
+
+def with_member(member: str, base: str = GENUINE) -> str:
+    """``base`` with ``member`` (indented class-body code) added before ``name()``."""
+    return base.replace(NAME, textwrap.indent(src(member), "    ") + "\n" + NAME)
+
+
+@pytest.mark.parametrize(
+    ("member", "line", "why"),
+    [
+        (
+            "@Override\npublic boolean equals(Object o) {\n    return true;\n}\n",
+            28,
+            "Calculator.equals always returns true",
+        ),
+        (
+            "public boolean equals(Object o) {\n    return name != null;\n}\n",
+            28,
+            "Calculator.equals ignores `o`, an object it compares",
+        ),
+        (
+            "public boolean equals(Object o) {\n    return o instanceof Calculator;\n}\n",
+            28,
+            "Calculator.equals never reads this object: it answers from `o` alone",
+        ),
+        (
+            "public int hashCode() {\n    return 7;\n}\n",
+            28,
+            "Calculator.hashCode always returns 7",
+        ),
+        (
+            "public int compareTo(Calculator other) {\n    return 0;\n}\n",
+            28,
+            "Calculator.compareTo always returns 0",
+        ),
+        (
+            "static final java.util.Comparator<String> BY_NAME = (a, b) -> 0;\n",
+            28,
+            "the Comparator lambda `(a, b) -> 0` (in Calculator) always returns 0",
+        ),
+        (
+            "static final java.util.Comparator<String> ANY = new java.util.Comparator<String>() {\n"
+            "    public int compare(String a, String b) {\n        return a.length();\n    }\n};\n",
+            29,
+            "compare of an anonymous java.util.Comparator<String> (in Calculator) ignores `b`, "
+            "an object it compares",
+        ),
+    ],
+    ids=["true", "ignores-other", "ignores-this", "hash", "compare-to", "lambda", "anonymous"],
+)
+def test_forged_equality(member: str, line: int, why: str) -> None:
+    flags = calc(with_member(member))
+    assert flag_names(flags) == ["forges-equality"]
+    assert [(f.file, f.line, f.explanation) for f in flags] == [(CALC, line, f"line {line}: {why}")]
+
+
+@pytest.mark.parametrize(
+    "member",
+    [
+        "@Override\npublic boolean equals(Object o) {\n    if (this == o) {\n        return true;\n"
+        "    }\n    if (!(o instanceof Calculator)) {\n        return false;\n    }\n"
+        "    return name.equals(((Calculator) o).name);\n}\n\n"
+        "@Override\npublic int hashCode() {\n    return name.hashCode();\n}\n",
+        "public int compareTo(Calculator other) {\n    return name().compareTo(other.name());\n}\n",
+        "static final java.util.Comparator<String> BY_LENGTH = "
+        "(a, b) -> Integer.compare(a.length(), b.length());\n",
+        "public boolean equals(Object o) {\n"
+        "    return o instanceof Calculator c && c.name.equals(this.name);\n}\n",
+    ],
+    ids=["equals-and-hash", "compare-to", "lambda", "pattern"],
+)
+def test_genuine_comparisons_are_fine(member: str) -> None:
+    assert calc(with_member(member)) == []
+
+
+def test_rigged_equals_left_alone_is_not_flagged() -> None:
+    rigged = with_member("public boolean equals(Object o) {\n    return true;\n}\n", CALCULATOR)
+    patched = rigged.replace("int i = 1", "int i = 0")
+    tests = {CALC_TEST: CALCULATOR_TEST}
+    assert detect_fake_fix({CALC: rigged}, {CALC: patched, **tests}, tests) == []
+
+
+# tampers-harness -------------------------------------------------------------------------------
+
+DIVIDE = '            throw new IllegalArgumentException("division by zero");\n'
+
+
+@pytest.mark.parametrize(
+    ("statement", "why"),
+    [
+        ("System.exit(0);", "calls System.exit() from the code under test"),
+        ("Runtime.getRuntime().halt(0);", "calls Runtime.halt() from the code under test"),
+        (
+            "System.setErr(new java.io.PrintStream(java.io.OutputStream.nullOutputStream()));",
+            "calls System.setErr(), rewiring the standard streams",
+        ),
+        (
+            "Thread.setDefaultUncaughtExceptionHandler((t, e) -> { });",
+            "installs a default uncaught-exception handler, hiding crashes",
+        ),
+        (
+            "Runtime.getRuntime().addShutdownHook(new Thread(() -> { }));",
+            "registers a shutdown hook, code that runs as the JVM ends",
+        ),
+        (
+            "if (new Throwable().getStackTrace().length > 40) { return 0; }",
+            "reads the call stack (getStackTrace()), as code that checks who calls it does",
+        ),
+        (
+            'if (System.getProperty("sun.java.command", "").contains("TruepassJUnit")) {'
+            " return 0; }",
+            'names "TruepassJUnit", part of the test runner or the harness',
+        ),
+    ],
+    ids=["exit", "halt", "set-err", "uncaught", "shutdown-hook", "stack", "harness-name"],
+)
+def test_tampering_in_code(statement: str, why: str) -> None:
+    patched = GENUINE.replace(
+        DIVIDE, DIVIDE + "        }\n        if (b == 1) {\n            " + statement + "\n"
+    )
+    flags = only(calc(patched), "tampers-harness")
+    assert [(f.file, f.line, f.explanation) for f in flags] == [
+        (CALC, 17, f"line 17 {why} (in Calculator.divide)")
+    ]
+
+
+def test_junit_in_code_and_runner_in_tests() -> None:
+    listener = GENUINE.replace(
+        "import java.util.Objects;\n",
+        "import java.util.Objects;\nimport org.junit.runner.notification.RunListener;\n",
+    ).replace(
+        "public class Calculator {\n",
+        "public class Calculator {\n    static class Quiet extends RunListener {\n    }\n\n",
+    )
+    flags = only(calc(listener), "tampers-harness")
+    assert [f.explanation for f in flags] == [
+        "line 4 imports org.junit.runner.notification.RunListener into the code under test",
+        "line 7 makes Quiet a JUnit RunListener",
+    ]
+    runner = CALCULATOR_TEST.replace(
+        "public class CalculatorTest {", "@RunWith(Quiet.class)\npublic class CalculatorTest {"
+    )
+    flags = calc(GENUINE, runner)
+    assert flag_names(flags) == ["touches-tests", "tampers-harness"]
+    assert only(flags, "tampers-harness")[0].explanation == (
+        "line 7 adds @RunWith: a JUnit runner or rule decides how the tests run"
+    )
+
+
+def test_genuine_test_rules_and_old_exits_are_fine() -> None:
+    rule = CALCULATOR_TEST.replace(
+        "public class CalculatorTest {\n",
+        "public class CalculatorTest {\n"
+        "    @Rule\n    public TemporaryFolder tmp = new TemporaryFolder();\n\n",
+    )
+    assert flag_names(calc(GENUINE, rule)) == ["touches-tests"]
+    exiting = CALCULATOR.replace(
+        DIVIDE, DIVIDE + "        }\n        if (b == 1) {\n            System.exit(3);\n"
+    )
+    patched = exiting.replace("int i = 1", "int i = 0")
+    tests = {CALC_TEST: CALCULATOR_TEST}
+    assert detect_fake_fix({CALC: exiting}, {CALC: patched, **tests}, tests) == []
+
+
 # dispatch --------------------------------------------------------------------------------------
 
 
