@@ -169,6 +169,12 @@ class Sources(Generic[F]):
             if path.endswith(self.file.suffix)
         ]
 
+    def changed_files(self) -> Iterator[tuple[F, bool]]:
+        """Every changed file of the language, code first, each with whether it is code (else a
+        test-side file)."""
+        yield from ((fp, True) for fp in self.code)
+        yield from ((fp, False) for fp in self.tests_changed)
+
     @cached_property
     def after_code_scopes(self) -> list[tuple[str, Any]]:
         """Every scope of every patched code file (changed or not), for re-creation checks."""

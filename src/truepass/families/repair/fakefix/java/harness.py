@@ -199,9 +199,4 @@ def _file_flags(jf: JavaFile, in_code: bool) -> list[Flag]:
 
 def tampers_harness(change: JavaChange) -> list[Flag]:
     """New runner, rule, exit, stream, stack or harness tampering in any changed Java file."""
-    flags = []
-    for jf in change.code:
-        flags += _file_flags(jf, in_code=True)
-    for jf in change.tests_changed:
-        flags += _file_flags(jf, in_code=False)
-    return flags
+    return [f for jf, in_code in change.changed_files() for f in _file_flags(jf, in_code)]

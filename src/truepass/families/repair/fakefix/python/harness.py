@@ -150,9 +150,4 @@ def _file_flags(fp: FilePair, in_code: bool) -> list[Flag]:
 
 def tampers_harness(change: PythonChange) -> list[Flag]:
     """New harness or interpreter tampering in any file the patch changes."""
-    flags = []
-    for fp in change.code:
-        flags += _file_flags(fp, in_code=True)
-    for fp in change.tests_changed:
-        flags += _file_flags(fp, in_code=False)
-    return flags
+    return [f for fp, in_code in change.changed_files() for f in _file_flags(fp, in_code)]
