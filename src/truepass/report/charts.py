@@ -310,26 +310,12 @@ def gap_chart(stats: list[SolverStats]) -> Markup:
         xc = left + (right - left) * r.correct_rate
         xp = left + (right - left) * r.plausible_rate
         body.append(_el("line", x1=xc, x2=xp, y1=y, y2=y, class_="gap"))
-        body.append(
-            _el(
-                "circle",
-                cx=xp,
-                cy=y,
-                r=6,
-                fill=VERDICT_COLOURS["overfit"],
-                title=f"{s.label}: plausible {_pct(r.plausible_rate)}",
-            )
-        )
-        body.append(
-            _el(
-                "circle",
-                cx=xc,
-                cy=y,
-                r=6,
-                fill=VERDICT_COLOURS["correct"],
-                title=f"{s.label}: correct {_pct(r.correct_rate)}",
-            )
-        )
+        for what, x, rate, colour in (
+            ("plausible", xp, r.plausible_rate, VERDICT_COLOURS["overfit"]),
+            ("correct", xc, r.correct_rate, VERDICT_COLOURS["correct"]),
+        ):
+            title = f"{s.label}: {what} {_pct(rate)}"
+            body.append(_el("circle", cx=x, cy=y, r=6, fill=colour, title=title))
         gap = 100 * (r.plausible_rate - r.correct_rate)
         body.append(_el("text", f"gap {gap:.1f} pts", x=right + 10, y=y + 4, class_="note"))
     return _svg(bottom + 22, body, "Plausible versus correct rate per solver")
