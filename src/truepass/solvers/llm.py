@@ -166,6 +166,15 @@ def round_record(
 _T = TypeVar("_T")
 
 
+def demonstration_context(
+    family: Demonstrating, solver: ModelAsker
+) -> tuple[str, dict[str, object]]:
+    """The kind of demonstrations an attempt shows (``--context``, else the family's default) and
+    its ``solver_meta.demonstrations`` so far: k and that context."""
+    context = solver.options.context or family.context_types[0]
+    return context, {"k": solver.shots, "context": context}
+
+
 def ask_once(
     solver: ModelAsker,
     messages: list[Message],

@@ -11,7 +11,7 @@ from truepass.answers import Answer, Label
 from truepass.families.patch_correctness.prompts import build_patch_correctness_messages
 from truepass.families.patch_correctness.schema import PatchCorrectnessSample
 from truepass.prompts.retrieval import Candidate, Retriever, pool_retriever
-from truepass.solvers.llm import ask_once
+from truepass.solvers.llm import ask_once, demonstration_context
 
 if TYPE_CHECKING:
     from truepass.solvers.base import SolveContext
@@ -111,9 +111,8 @@ def ask_for_label(
 ) -> Answer:
     """One attempt; the demonstrations shown and what the guard removed go into ``meta``."""
     pool = ctx.pool
-    context = solver.options.context or family.context_types[0]
+    context, demonstrations = demonstration_context(family, solver)
     shown: list[tuple[dict[str, str], str, str]] = []
-    demonstrations: dict[str, object] = {"k": solver.shots, "context": context}
     if solver.shots:
         by_id = {s.id: s for s in pool}
         retriever = retriever_for(pool, solver.options.retrieval)

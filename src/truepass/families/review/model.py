@@ -11,7 +11,7 @@ from truepass.answers import Answer, Label
 from truepass.families.review.prompts import Shown, build_review_messages
 from truepass.families.review.schema import ReviewSample
 from truepass.prompts.retrieval import Candidate, Retriever, body_hash, pool_retriever
-from truepass.solvers.llm import ask_once
+from truepass.solvers.llm import ask_once, demonstration_context
 
 if TYPE_CHECKING:
     from truepass.solvers.base import SolveContext
@@ -82,9 +82,8 @@ def ask_for_decision(
     """One attempt; the demonstrations shown and what the guard removed go into ``meta``."""
     pool = ctx.pool
     by_id = {s.id: s for s in pool}
-    context = solver.options.context or family.context_types[0]
+    context, demonstrations = demonstration_context(family, solver)
     shown: list[Shown] = []
-    demonstrations: dict[str, object] = {"k": solver.shots, "context": context}
     if solver.shots:
         # a demonstration that repeats one of the target's turns (its answer key) would hand
         # over its review: ask for a few more and drop those (counted as "same-dialogue")

@@ -11,7 +11,7 @@ from truepass.answers import Answer
 from truepass.families.summarize.prompts import build_summarize_messages
 from truepass.families.summarize.schema import SummarizeSample
 from truepass.prompts.retrieval import Candidate, Retriever, pool_retriever
-from truepass.solvers.llm import ask_once
+from truepass.solvers.llm import ask_once, demonstration_context
 
 if TYPE_CHECKING:
     from truepass.solvers.base import SolveContext
@@ -61,9 +61,8 @@ def ask_for_summary(
     """One attempt; the demonstrations shown and what the guard removed go into ``meta``."""
     pool = ctx.pool
     by_id = {s.id: s for s in pool}
-    context = solver.options.context or family.context_types[0]
+    context, demonstrations = demonstration_context(family, solver)
     shown: list[tuple[str, str]] = []
-    demonstrations: dict[str, object] = {"k": solver.shots, "context": context}
     if solver.shots:
         # a demonstration whose summary is the target's own, or that holds it (the leak guard
         # would refuse the prompt), would hand over the answer: ask for a few more and drop
