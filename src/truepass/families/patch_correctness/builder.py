@@ -329,13 +329,10 @@ def write_suite(
 ) -> Path:
     """``out/suite.jsonl`` + ``suite.toml`` (:func:`truepass.suites.loader.write_suite_dir`) and
     ``build.json`` (the :class:`BuildReport`)."""
-    from truepass.suites.loader import write_suite_dir
+    from truepass.suites.loader import samples_hash, write_built_suite
     from truepass.suites.suite import Suite
 
-    if out.exists() and not out.is_dir():
-        raise InputError("exists and is not a directory", location=str(out), field="--out")
-    dumped = "\n".join(json.dumps(s.model_dump(mode="json"), sort_keys=True) for s in samples)
-    content_hash = hashlib.sha256(dumped.encode()).hexdigest()
+    content_hash = samples_hash(samples)
     sources = sorted({s.split()[0] for s in report.suites})
     suite = Suite(
         name=name or _NOT_ID.sub("_", "patch-correctness-" + "+".join(sources)),
@@ -348,7 +345,4 @@ def write_suite(
         samples=list(samples),
         family="patch-correctness",
     )
-    write_suite_dir(suite, out)
-    (out / "build.json").write_text(json.dumps(report.to_json(), indent=2) + "\n",
-                                    encoding="utf-8")  # fmt: skip
-    return out
+    return write_built_suite(suite, out, report.to_json())
