@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from pydantic import (
     BaseModel,
@@ -97,6 +98,22 @@ def _field_order() -> tuple[str, ...]:
     for key in PUBLISHED_EVIDENCE:  # the evidence at the top level, where it always stood
         judged.insert(judged.index(_PUBLISHED_AFTER[key]) + 1, key)
     return (*own[:cut], *judged, *own[cut:])
+
+
+_M = TypeVar("_M", bound=BaseModel)
+
+
+def read_meta_entry(meta: Mapping[str, object], key: str, model: type[_M]) -> _M | None:
+    """``meta[key]`` (of an attempt's ``solver_meta``) read as ``model``; None when it holds none,
+    or one in a shape this truepass does not read (edited by hand, or from another version): the
+    report then shows the attempt without it rather than failing."""
+    value = meta.get(key)
+    if not isinstance(value, dict):
+        return None
+    try:
+        return model.model_validate(value)
+    except ValidationError:
+        return None
 
 
 RECORD_FIELDS = _field_order()

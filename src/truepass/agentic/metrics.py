@@ -7,10 +7,10 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field
 
 from truepass.agentic.trajectory import EndReason, ProcessMetrics
-from truepass.records import AttemptRecord
+from truepass.records import AttemptRecord, read_meta_entry
 
 
 class _Recorded(BaseModel):
@@ -46,13 +46,7 @@ def recorded(record: AttemptRecord) -> _Recorded | None:
     """The end reason and process metrics of an agent attempt (None for other attempts, and for
     a record whose ``agent`` does not read as one: edited by hand, or from another version; the
     report shows such an attempt without its trajectory rather than failing)."""
-    agent = record.solver_meta.get("agent")
-    if not isinstance(agent, dict):
-        return None
-    try:
-        return _Recorded.model_validate(agent)
-    except ValidationError:
-        return None
+    return read_meta_entry(record.solver_meta, "agent", _Recorded)
 
 
 def process_summary(records: Iterable[AttemptRecord]) -> ProcessSummary | None:

@@ -101,10 +101,63 @@ def _x_axis(
 ) -> list[str]:
     out = []
     for frac, text in ticks:
-        x = x0 + frac * (x1 - x0)
-        out.append(_el("line", x1=x, x2=x, y1=y_top, y2=y_bottom, class_="grid"))
-        out.append(_el("text", text, x=x, y=y_bottom + 14, text_anchor="middle", class_="axis"))
+        out += _x_tick(x0 + frac * (x1 - x0), text, y_top, y_bottom)
     return out
+
+
+def _x_tick(x: float, text: str, y_top: float, y_bottom: float) -> list[str]:
+    """A vertical grid line at ``x`` with its value below the plot."""
+    return [
+        _el("line", x1=x, x2=x, y1=y_top, y2=y_bottom, class_="grid"),
+        _el("text", text, x=x, y=y_bottom + 14, text_anchor="middle", class_="axis"),
+    ]
+
+
+def _y_tick(y: float, text: str, x_left: float, x_right: float) -> list[str]:
+    """A horizontal grid line at ``y`` with its value left of the plot."""
+    return [
+        _el("line", x1=x_left, x2=x_right, y1=y, y2=y, class_="grid"),
+        _el("text", text, x=x_left - 6, y=y + 4, text_anchor="end", class_="axis"),
+    ]
+
+
+def _axis_titles(
+    x_title: str, y_title: str, left: float, right: float, top: float, bottom: float
+) -> list[str]:
+    """The x axis's title below its values, the y axis's turned upright at the left edge."""
+    mid = (top + bottom) / 2
+    return [
+        _el(
+            "text",
+            x_title,
+            x=(left + right) / 2,
+            y=bottom + 32,
+            text_anchor="middle",
+            class_="axis-title",
+        ),
+        _el(
+            "text",
+            y_title,
+            x=14,
+            y=mid,
+            text_anchor="middle",
+            class_="axis-title",
+            transform=f"rotate(-90 14 {_f(mid)})",
+        ),
+    ]
+
+
+def _row_label(label: str, left: float, y: float) -> str:
+    """A row's label, right-aligned before the plot area (shortened; in full as its tooltip)."""
+    return _el(
+        "text",
+        _short(label, left - 12),
+        x=left - 8,
+        y=y,
+        text_anchor="end",
+        class_="label",
+        title=label,
+    )
 
 
 PCT_TICKS = [(i / 4, f"{25 * i}%") for i in range(5)]
@@ -138,17 +191,7 @@ def verdict_chart(stats: list[SolverStats]) -> Markup:
     body += _x_axis(left, right, top - 4, bottom, PCT_TICKS)
     for i, s in enumerate(stats):
         y = top + i * row
-        body.append(
-            _el(
-                "text",
-                _short(s.label, left - 12),
-                x=left - 8,
-                y=y + 17,
-                text_anchor="end",
-                class_="label",
-                title=s.label,
-            )
-        )
+        body.append(_row_label(s.label, left, y + 17))
         total = s.overall.attempts or 1
         x = left
         for v in verdicts:
@@ -208,17 +251,7 @@ def defect_chart(stats: list[SolverStats]) -> Markup:
     body += _x_axis(left, right, top - 4, bottom, PCT_TICKS)
     for g, t in enumerate(types):
         y0 = top + g * group_h
-        body.append(
-            _el(
-                "text",
-                _short(t, left - 12),
-                x=left - 8,
-                y=y0 + bar * len(stats) / 2 + 4,
-                text_anchor="end",
-                class_="label",
-                title=t,
-            )
-        )
+        body.append(_row_label(t, left, y0 + bar * len(stats) / 2 + 4))
         for i, s in enumerate(stats):
             y = y0 + i * bar
             r: RateRow | None = s.by_defect_type.get(t)
@@ -269,17 +302,7 @@ def gap_chart(stats: list[SolverStats]) -> Markup:
     body = list(legend) + _x_axis(left, right, top - 4, bottom, PCT_TICKS)
     for i, s in enumerate(stats):
         y = top + i * row + row / 2
-        body.append(
-            _el(
-                "text",
-                _short(s.label, left - 12),
-                x=left - 8,
-                y=y + 4,
-                text_anchor="end",
-                class_="label",
-                title=s.label,
-            )
-        )
+        body.append(_row_label(s.label, left, y + 4))
         r = s.overall
         if r.correct_rate is None or r.plausible_rate is None:
             body.append(_el("text", "no counted attempts", x=left + 4, y=y + 4, class_="note"))
@@ -287,26 +310,12 @@ def gap_chart(stats: list[SolverStats]) -> Markup:
         xc = left + (right - left) * r.correct_rate
         xp = left + (right - left) * r.plausible_rate
         body.append(_el("line", x1=xc, x2=xp, y1=y, y2=y, class_="gap"))
-        body.append(
-            _el(
-                "circle",
-                cx=xp,
-                cy=y,
-                r=6,
-                fill=VERDICT_COLOURS["overfit"],
-                title=f"{s.label}: plausible {_pct(r.plausible_rate)}",
-            )
-        )
-        body.append(
-            _el(
-                "circle",
-                cx=xc,
-                cy=y,
-                r=6,
-                fill=VERDICT_COLOURS["correct"],
-                title=f"{s.label}: correct {_pct(r.correct_rate)}",
-            )
-        )
+        for what, x, rate, colour in (
+            ("plausible", xp, r.plausible_rate, VERDICT_COLOURS["overfit"]),
+            ("correct", xc, r.correct_rate, VERDICT_COLOURS["correct"]),
+        ):
+            title = f"{s.label}: {what} {_pct(rate)}"
+            body.append(_el("circle", cx=x, cy=y, r=6, fill=colour, title=title))
         gap = 100 * (r.plausible_rate - r.correct_rate)
         body.append(_el("text", f"gap {gap:.1f} pts", x=right + 10, y=y + 4, class_="note"))
     return _svg(bottom + 22, body, "Plausible versus correct rate per solver")
@@ -343,39 +352,9 @@ def cost_chart(stats: list[SolverStats]) -> tuple[Markup, str]:
     xmax = _nice_ceil(max((x for _, _, x in points), default=0.0))
     body: list[str] = []
     for k in range(5):
-        yv = k / 4
-        y = bottom - (bottom - top) * yv
-        body.append(_el("line", x1=left, x2=right, y1=y, y2=y, class_="grid"))
-        body.append(
-            _el("text", f"{25 * k}%", x=left - 6, y=y + 4, text_anchor="end", class_="axis")
-        )
-        xv = xmax * k / 4
-        x = left + (right - left) * k / 4
-        body.append(_el("line", x1=x, x2=x, y1=top, y2=bottom, class_="grid"))
-        body.append(
-            _el("text", f"{xv:.3g}", x=x, y=bottom + 14, text_anchor="middle", class_="axis")
-        )
-    body.append(
-        _el(
-            "text",
-            axis,
-            x=(left + right) / 2,
-            y=bottom + 32,
-            text_anchor="middle",
-            class_="axis-title",
-        )
-    )
-    body.append(
-        _el(
-            "text",
-            "correct rate",
-            x=14,
-            y=(top + bottom) / 2,
-            text_anchor="middle",
-            class_="axis-title",
-            transform=f"rotate(-90 14 {_f((top + bottom) / 2)})",
-        )
-    )
+        body += _y_tick(bottom - (bottom - top) * k / 4, f"{25 * k}%", left, right)
+        body += _x_tick(left + (right - left) * k / 4, f"{xmax * k / 4:.3g}", top, bottom)
+    body += _axis_titles(axis, "correct rate", left, right, top, bottom)
     for n, (i, s, xv) in enumerate(points):
         r = s.overall
         if r.correct_rate is None:
@@ -454,44 +433,10 @@ def curve_chart(fc: FamilyCurves, metric: str) -> Markup:
     body = list(legend)
     for i in range(5):
         v = y_max * i / 4
-        y = y_of(v)
-        body.append(_el("line", x1=left, x2=right, y1=y, y2=y, class_="grid"))
-        body.append(
-            _el(
-                "text",
-                metric_value(metric, v),
-                x=left - 6,
-                y=y + 4,
-                text_anchor="end",
-                class_="axis",
-            )
-        )
+        body += _y_tick(y_of(v), metric_value(metric, v), left, right)
     for k in ks:
-        x = x_of(k)
-        body.append(_el("line", x1=x, x2=x, y1=top, y2=bottom, class_="grid"))
-        body.append(_el("text", str(k), x=x, y=bottom + 14, text_anchor="middle", class_="axis"))
-    body.append(
-        _el(
-            "text",
-            "k (demonstrations per prompt)",
-            x=(left + right) / 2,
-            y=bottom + 32,
-            text_anchor="middle",
-            class_="axis-title",
-        )
-    )
-    mid = (top + bottom) / 2
-    body.append(
-        _el(
-            "text",
-            metric,
-            x=14,
-            y=mid,
-            text_anchor="middle",
-            class_="axis-title",
-            transform=f"rotate(-90 14 {_f(mid)})",
-        )
-    )
+        body += _x_tick(x_of(k), str(k), top, bottom)
+    body += _axis_titles("k (demonstrations per prompt)", metric, left, right, top, bottom)
     n = len(curves)
     for i, c in enumerate(curves):
         colour = solver_colour(i)

@@ -17,7 +17,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from truepass.records import AttemptRecord
+from truepass.records import AttemptRecord, read_meta_entry
 
 DEFAULT_RETRIEVAL = "bm25"
 """``--retrieval``'s default: not named in line labels"""
@@ -71,13 +71,7 @@ class _SolverHead(BaseModel):
 def read_demonstrations(meta: Mapping[str, object]) -> Demonstrations | None:
     """The demonstrations an attempt's ``solver_meta`` records; None when it records none or
     records them in a shape this truepass does not read (the page then shows them as they are)."""
-    value = meta.get("demonstrations")
-    if not isinstance(value, dict):
-        return None
-    try:
-        return Demonstrations.model_validate(value)
-    except ValidationError:
-        return None
+    return read_meta_entry(meta, "demonstrations", Demonstrations)
 
 
 def _head(meta: Mapping[str, object]) -> _SolverHead:

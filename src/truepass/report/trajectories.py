@@ -11,10 +11,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from pydantic import ValidationError
-
 from truepass.agentic.tools import ActionView, runs_tests
 from truepass.agentic.trajectory import EndReason, Step, Trajectory
+from truepass.records import read_meta_entry
 
 AGENT_META = ("agent", "rounds", "end_reason", "parse_detail")
 """Keys of an agent attempt's ``solver_meta`` its page shows in the timeline instead of the
@@ -32,13 +31,7 @@ END_TONE = {
 def read_trajectory(meta: Mapping[str, object]) -> Trajectory | None:
     """The trajectory an attempt's ``solver_meta`` holds; None when it holds none, or one in a
     shape this truepass does not read."""
-    value = meta.get("agent")
-    if not isinstance(value, dict):
-        return None
-    try:
-        return Trajectory.model_validate(value)
-    except ValidationError:
-        return None
+    return read_meta_entry(meta, "agent", Trajectory)
 
 
 def action_view(step: Step) -> ActionView:

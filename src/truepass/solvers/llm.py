@@ -9,8 +9,8 @@ and records every round with its raw response.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from truepass.answers import Answer
 from truepass.models.base import (
@@ -23,7 +23,7 @@ from truepass.models.base import (
 from truepass.models.cost import Price, cost_usd
 from truepass.prompts.guard import check_no_leaks
 from truepass.solvers.base import SolveContext
-from truepass.solvers.capabilities import Demonstrating, Prompted
+from truepass.solvers.capabilities import Demonstrating, ModelAsker, Prompted
 from truepass.solvers.settings import LLMOptions
 from truepass.usage import Usage
 
@@ -161,3 +161,39 @@ def round_record(
         "completion_tokens": completion.completion_tokens,
         "finish_reason": completion.finish_reason,
     }
+
+
+_T = TypeVar("_T")
+
+
+def demonstration_context(
+    family: Demonstrating, solver: ModelAsker
+) -> tuple[str, dict[str, object]]:
+    """The kind of demonstrations an attempt shows (``--context``, else the family's default) and
+    its ``solver_meta.demonstrations`` so far: k and that context."""
+    context = solver.options.context or family.context_types[0]
+    return context, {"k": solver.shots, "context": context}
+
+
+def ask_once(
+    solver: ModelAsker,
+    messages: list[Message],
+    read: Callable[[str], tuple[_T | None, str, str]],
+    demonstrations: dict[str, object],
+    *,
+    attempt: int,
+    sample: Any,
+    ctx: SolveContext,
+) -> tuple[_T | None, dict[str, object], Usage]:
+    """An attempt of one model round with demonstrations (summarize, review, patch-correctness):
+    ``messages`` asked, the answer read by ``read`` (value or None, parse kind, detail). Returns
+    the value, the attempt's ``solver_meta`` (its round and ``demonstrations``; no fault source)
+    and its usage."""
+    params = solver.params(attempt)
+    usage = Usage()
+    completion = solver.ask(messages, params, usage, key=attempt, sample=sample, ctx=ctx)
+    value, kind, detail = read(completion.text)
+    meta = solver.meta(params, [round_record(0, messages, completion, kind, detail)])
+    meta.pop("fault_source", None)
+    meta["demonstrations"] = demonstrations
+    return value, meta, usage

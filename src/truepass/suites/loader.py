@@ -6,8 +6,10 @@ from __future__ import annotations
 import hashlib
 import json
 import tomllib
+from collections.abc import Sequence
 from importlib import resources
 from pathlib import Path
+from typing import Any
 
 from pydantic import ValidationError
 
@@ -200,4 +202,24 @@ def write_suite_dir(suite: Suite, out: Path) -> Path:
         f"description = {json.dumps(suite.description)}\n"
     )
     (out / "suite.toml").write_text(toml, encoding="utf-8")
+    return out
+
+
+def samples_hash(samples: Sequence[Sample]) -> str:
+    """The content hash of a suite built here: sha256 of its samples as sorted-key JSON lines."""
+    dumped = "\n".join(json.dumps(s.model_dump(mode="json"), sort_keys=True) for s in samples)
+    return hashlib.sha256(dumped.encode()).hexdigest()
+
+
+def write_built_suite(suite: Suite, out: Path, build: dict[str, Any]) -> Path:
+    """Write a suite a builder made: the suite directory (:func:`write_suite_dir`) and
+    ``build.json``, the builder's report ``build``.
+
+    Raises:
+        InputError: ``out`` (``--out``) exists and is not a directory.
+    """
+    if out.exists() and not out.is_dir():
+        raise InputError("exists and is not a directory", location=str(out), field="--out")
+    write_suite_dir(suite, out)
+    (out / "build.json").write_text(json.dumps(build, indent=2) + "\n", encoding="utf-8")
     return out

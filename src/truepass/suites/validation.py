@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pydantic import ValidationError
 
+from truepass.errors import SuiteError
+
 
 def describe_validation_error(exc: ValidationError, where: str) -> list[str]:
     """Turn pydantic errors into ``file:line: field 'a.b': message`` lines with a hint."""
@@ -19,3 +21,13 @@ def describe_validation_error(exc: ValidationError, where: str) -> list[str]:
             msg = f"{msg}, got {err.get('input')!r}"
         out.append(f"{where}: field '{loc}': {msg}")
     return out
+
+
+def invalid_sample(exc: ValidationError, what: str, where: str) -> SuiteError:
+    """An adapter's error for the ``what`` (``record``, ``instance``) at ``where`` that does not
+    make a valid sample: one line per field in trouble (:func:`describe_validation_error`)."""
+    return SuiteError(
+        f"the {what} does not make a valid sample:\n"
+        + "\n".join(describe_validation_error(exc, where)),
+        location=where,
+    )

@@ -189,6 +189,22 @@ def _applied(
     return buggy, patched, applied.diff
 
 
+def _group_of(
+    groups: dict[str, _Group],
+    source: Any,
+    suite: Any,
+    got: tuple[dict[str, str], dict[str, str], str],
+) -> tuple[_Group, bool]:
+    """The group of ``source``'s patch ``got`` (buggy files, patched files, diff) in ``groups``,
+    and whether it is new (made here for the patch)."""
+    buggy, patched, diff = got
+    key = sample_key(buggy, patched)
+    if key in groups:
+        return groups[key], False
+    group = groups[key] = _Group(source, suite, buggy, patched, diff)
+    return group, True
+
+
 def build(runs: list[Path]) -> tuple[list[PatchCorrectnessSample], BuildReport]:
     """Samples from the attempts of ``runs`` (repair run directories) and the reference fixes
     of their samples; raises :class:`InputError` on a run that cannot be read or whose suite
@@ -200,8 +216,7 @@ def build(runs: list[Path]) -> tuple[list[PatchCorrectnessSample], BuildReport]:
     started = time.perf_counter()
     report = BuildReport()
     suites: dict[tuple[str, str], Any] = {}
-    groups: dict[str, _Group] = {}
-    order: list[str] = []
+    groups: dict[str, _Group] = {}  # in the order first found
     seen_samples: dict[tuple[str, str], tuple[Any, Any]] = {}
     for run in runs:
         records = read_results(run)
@@ -240,13 +255,8 @@ def build(runs: list[Path]) -> tuple[list[PatchCorrectnessSample], BuildReport]:
             report.passing += 1
             if rec.verdict is Verdict.CORRECT and label == "overfitting":
                 report.flagged_correct += 1
-            buggy, patched, diff = got
-            key = sample_key(buggy, patched)
-            group = groups.get(key)
-            if group is None:
-                group = groups[key] = _Group(source, suite, buggy, patched, diff)
-                order.append(key)
-            else:
+            group, new = _group_of(groups, source, suite, got)
+            if not new:
                 report.duplicates += 1
             group.labels.add(label)
             group.evidence.append(
@@ -259,18 +269,13 @@ def build(runs: list[Path]) -> tuple[list[PatchCorrectnessSample], BuildReport]:
         got = _applied(family, source, family.reference_answer(source))
         if got is None:
             continue
-        buggy, patched, diff = got
-        key = sample_key(buggy, patched)
-        group = groups.get(key)
-        if group is None:
-            group = groups[key] = _Group(source, suite, buggy, patched, diff)
-            order.append(key)
-        elif any(e["solver"] != "oracle" for e in group.evidence):
+        group, new = _group_of(groups, source, suite, got)
+        if not new and any(e["solver"] != "oracle" for e in group.evidence):
             report.reference_found_by_tools += 1
-        group.reference, group.buggy, group.patched, group.diff = True, buggy, patched, diff
+        group.reference = True
+        group.buggy, group.patched, group.diff = got
     samples: list[PatchCorrectnessSample] = []
-    for key in order:
-        group = groups[key]
+    for key, group in groups.items():
         if not group.reference and len(group.labels) > 1:
             report.conflicting += 1
             continue
@@ -329,13 +334,10 @@ def write_suite(
 ) -> Path:
     """``out/suite.jsonl`` + ``suite.toml`` (:func:`truepass.suites.loader.write_suite_dir`) and
     ``build.json`` (the :class:`BuildReport`)."""
-    from truepass.suites.loader import write_suite_dir
+    from truepass.suites.loader import samples_hash, write_built_suite
     from truepass.suites.suite import Suite
 
-    if out.exists() and not out.is_dir():
-        raise InputError("exists and is not a directory", location=str(out), field="--out")
-    dumped = "\n".join(json.dumps(s.model_dump(mode="json"), sort_keys=True) for s in samples)
-    content_hash = hashlib.sha256(dumped.encode()).hexdigest()
+    content_hash = samples_hash(samples)
     sources = sorted({s.split()[0] for s in report.suites})
     suite = Suite(
         name=name or _NOT_ID.sub("_", "patch-correctness-" + "+".join(sources)),
@@ -348,7 +350,4 @@ def write_suite(
         samples=list(samples),
         family="patch-correctness",
     )
-    write_suite_dir(suite, out)
-    (out / "build.json").write_text(json.dumps(report.to_json(), indent=2) + "\n",
-                                    encoding="utf-8")  # fmt: skip
-    return out
+    return write_built_suite(suite, out, report.to_json())

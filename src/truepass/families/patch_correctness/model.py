@@ -11,8 +11,7 @@ from truepass.answers import Answer, Label
 from truepass.families.patch_correctness.prompts import build_patch_correctness_messages
 from truepass.families.patch_correctness.schema import PatchCorrectnessSample
 from truepass.prompts.retrieval import Candidate, Retriever, pool_retriever
-from truepass.solvers.llm import round_record
-from truepass.usage import Usage
+from truepass.solvers.llm import ask_once, demonstration_context
 
 if TYPE_CHECKING:
     from truepass.solvers.base import SolveContext
@@ -112,9 +111,8 @@ def ask_for_label(
 ) -> Answer:
     """One attempt; the demonstrations shown and what the guard removed go into ``meta``."""
     pool = ctx.pool
-    context = solver.options.context or family.context_types[0]
+    context, demonstrations = demonstration_context(family, solver)
     shown: list[tuple[dict[str, str], str, str]] = []
-    demonstrations: dict[str, object] = {"k": solver.shots, "context": context}
     if solver.shots:
         by_id = {s.id: s for s in pool}
         retriever = retriever_for(pool, solver.options.retrieval)
@@ -128,17 +126,12 @@ def ask_for_label(
         shown = [(d.buggy, d.diff, d.label) for d in kept]
         demonstrations |= selection.record([d.id for d in kept], {"same-bug": len(same_bug)})
         demonstrations["labels"] = [d.label for d in kept]
-    params = solver.params(attempt)
     messages = build_patch_correctness_messages(
         sample.buggy, sample.diff, shown, solver.options.template_dir
     )
-    usage = Usage()
-    completion = solver.ask(messages, params, usage, key=attempt, sample=sample, ctx=ctx)
-    label, kind, detail = read_label(completion.text)
-    meta = solver.meta(params, [round_record(0, messages, completion, kind, detail)])
-    meta.pop("fault_source")
-    meta["demonstrations"] = demonstrations
+    label, meta, usage = ask_once(
+        solver, messages, read_label, demonstrations, attempt=attempt, sample=sample, ctx=ctx
+    )
     if label is None:
-        meta["parse_detail"] = detail
         return Answer(no_patch=True, meta=meta, usage=usage)
     return Answer(label=label, meta=meta, usage=usage)

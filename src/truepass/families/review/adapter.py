@@ -151,20 +151,14 @@ def read_mapping(path: Path) -> tuple[dict[str, Any], bytes]:
             raise SuiteError(
                 "must name their field (a string)", location=str(path), field=f"fields.{ours}"
             )
-    for theirs, ours in out["decisions"].items():
-        if ours not in ("accept", "reject"):
-            raise SuiteError(
-                f"must be accept or reject, got {ours!r}",
-                location=str(path),
-                field=f"decisions.{theirs}",
-            )
-    for theirs, ours in out["roles"].items():
-        if ours not in ("reviewer", "author"):
-            raise SuiteError(
-                f"must be reviewer or author, got {ours!r}",
-                location=str(path),
-                field=f"roles.{theirs}",
-            )
+    for table, allowed in (("decisions", ("accept", "reject")), ("roles", ("reviewer", "author"))):
+        for theirs, ours in out[table].items():
+            if ours not in allowed:
+                raise SuiteError(
+                    f"must be {' or '.join(allowed)}, got {ours!r}",
+                    location=str(path),
+                    field=f"{table}.{theirs}",
+                )
     for ours in out["defaults"]:
         if ours not in FIELDS:
             raise SuiteError(

@@ -11,8 +11,7 @@ from truepass.answers import Answer, Label
 from truepass.families.review.prompts import Shown, build_review_messages
 from truepass.families.review.schema import ReviewSample
 from truepass.prompts.retrieval import Candidate, Retriever, body_hash, pool_retriever
-from truepass.solvers.llm import round_record
-from truepass.usage import Usage
+from truepass.solvers.llm import ask_once, demonstration_context
 
 if TYPE_CHECKING:
     from truepass.solvers.base import SolveContext
@@ -83,9 +82,8 @@ def ask_for_decision(
     """One attempt; the demonstrations shown and what the guard removed go into ``meta``."""
     pool = ctx.pool
     by_id = {s.id: s for s in pool}
-    context = solver.options.context or family.context_types[0]
+    context, demonstrations = demonstration_context(family, solver)
     shown: list[Shown] = []
-    demonstrations: dict[str, object] = {"k": solver.shots, "context": context}
     if solver.shots:
         # a demonstration that repeats one of the target's turns (its answer key) would hand
         # over its review: ask for a few more and drop those (counted as "same-dialogue")
@@ -102,7 +100,6 @@ def ask_for_decision(
         shown = [_shown(d, context) for d in kept]
         demonstrations |= selection.record([d.id for d in kept], {"same-dialogue": len(clash)})
         demonstrations["decisions"] = [d.decision for d in kept]
-    params = solver.params(attempt)
     messages = build_review_messages(
         sample.change.diff,
         dict(sample.change.files),
@@ -110,13 +107,9 @@ def ask_for_decision(
         shown,
         solver.options.template_dir,
     )
-    usage = Usage()
-    completion = solver.ask(messages, params, usage, key=attempt, sample=sample, ctx=ctx)
-    label, kind, detail = read_decision(completion.text)
-    meta = solver.meta(params, [round_record(0, messages, completion, kind, detail)])
-    meta.pop("fault_source", None)
-    meta["demonstrations"] = demonstrations
+    label, meta, usage = ask_once(
+        solver, messages, read_decision, demonstrations, attempt=attempt, sample=sample, ctx=ctx
+    )
     if label is None:
-        meta["parse_detail"] = detail
         return Answer(no_patch=True, meta=meta, usage=usage)
     return Answer(label=label, meta=meta, usage=usage)

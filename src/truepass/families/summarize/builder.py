@@ -19,9 +19,7 @@ the same dates on line edits and is far slower; see docs/summarize-format.md).
 from __future__ import annotations
 
 import ast
-import hashlib
 import io
-import json
 import os
 import re
 import shutil
@@ -590,25 +588,19 @@ def build_from_package(
 def write_suite(samples: list[SummarizeSample], report: BuildReport, out: Path) -> Path:
     """``out/suite.jsonl`` + ``suite.toml`` (as :func:`truepass.suites.loader.write_suite_dir`
     writes them) and ``build.json`` (the :class:`BuildReport`)."""
-    from truepass.suites.loader import write_suite_dir
+    from truepass.suites.loader import samples_hash, write_built_suite
     from truepass.suites.suite import Suite
 
-    if out.exists() and not out.is_dir():
-        raise InputError("exists and is not a directory", location=str(out), field="--out")
     what = {"package": f"the installed distribution {report.project} {report.version}",
             "git": f"the git repository {report.root} at {report.commit}",
             "directory": f"the source tree {report.root}"}[report.origin]  # fmt: skip
-    dumped = "\n".join(json.dumps(s.model_dump(mode="json"), sort_keys=True) for s in samples)
     suite = Suite(
         name=_NOT_ID.sub("_", f"summarize-{report.project}"),
         version=report.version or (report.commit or "")[:12] or "0",
         description=f"{len(samples)} functions of {what} (truepass build-suite summarize)",
         path=out,
-        content_hash=hashlib.sha256(dumped.encode()).hexdigest(),
+        content_hash=samples_hash(samples),
         samples=list(samples),
         family="summarize",
     )
-    write_suite_dir(suite, out)
-    (out / "build.json").write_text(json.dumps(report.to_json(), indent=2) + "\n",
-                                    encoding="utf-8")  # fmt: skip
-    return out
+    return write_built_suite(suite, out, report.to_json())

@@ -11,8 +11,7 @@ from truepass.answers import Answer
 from truepass.families.summarize.prompts import build_summarize_messages
 from truepass.families.summarize.schema import SummarizeSample
 from truepass.prompts.retrieval import Candidate, Retriever, pool_retriever
-from truepass.solvers.llm import round_record
-from truepass.usage import Usage
+from truepass.solvers.llm import ask_once, demonstration_context
 
 if TYPE_CHECKING:
     from truepass.solvers.base import SolveContext
@@ -62,9 +61,8 @@ def ask_for_summary(
     """One attempt; the demonstrations shown and what the guard removed go into ``meta``."""
     pool = ctx.pool
     by_id = {s.id: s for s in pool}
-    context = solver.options.context or family.context_types[0]
+    context, demonstrations = demonstration_context(family, solver)
     shown: list[tuple[str, str]] = []
-    demonstrations: dict[str, object] = {"k": solver.shots, "context": context}
     if solver.shots:
         # a demonstration whose summary is the target's own, or that holds it (the leak guard
         # would refuse the prompt), would hand over the answer: ask for a few more and drop
@@ -82,14 +80,10 @@ def ask_for_summary(
         kept = [d for d in demos if d not in same][: solver.shots]
         shown = [(d.code, d.docstring) for d in kept]
         demonstrations |= selection.record([d.id for d in kept], {"same-summary": len(same)})
-    params = solver.params(attempt)
     messages = build_summarize_messages(sample.code, shown, solver.options.template_dir)
-    usage = Usage()
-    completion = solver.ask(messages, params, usage, key=attempt, sample=sample, ctx=ctx)
-    summary, kind, detail = read_summary(completion.text)
-    meta = solver.meta(params, [round_record(0, messages, completion, kind, detail)])
-    meta.pop("fault_source")
-    meta["demonstrations"] = demonstrations
+    summary, meta, usage = ask_once(
+        solver, messages, read_summary, demonstrations, attempt=attempt, sample=sample, ctx=ctx
+    )
     if summary is None:
         return Answer(no_patch=True, meta=meta, usage=usage)
     return Answer(text=summary, meta=meta, usage=usage)

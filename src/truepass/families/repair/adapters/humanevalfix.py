@@ -37,7 +37,7 @@ from truepass.errors import SuiteError
 from truepass.families.repair.schema import FaultLocation, RepairSample, Tests
 from truepass.jsonlines import json_objects
 from truepass.patches.apply import changed_lines, unified_diff
-from truepass.suites.validation import describe_validation_error
+from truepass.suites.validation import invalid_sample
 
 DATA_FILE = "humanevalpack_python.jsonl"
 MODULE = "solution.py"
@@ -89,11 +89,7 @@ def load_humanevalfix(path: Path) -> tuple[list[RepairSample], bytes]:
         except _RecordError as exc:
             raise SuiteError(exc.message, location=where, field=exc.field) from exc
         except ValidationError as exc:
-            raise SuiteError(
-                "the record does not make a valid sample:\n"
-                + "\n".join(describe_validation_error(exc, where)),
-                location=where,
-            ) from exc
+            raise invalid_sample(exc, "record", where) from exc
         if sample.id in seen:
             raise SuiteError(
                 f"duplicate task '{record['task_id']}' (first on line {seen[sample.id]})",

@@ -49,7 +49,7 @@ from truepass.families.repair.adapters.swebench_input import (
 from truepass.families.repair.schema import ExpectedTests, FaultLocation, RepairSample, Tests
 from truepass.patches.apply import DEV_NULL, apply_diff, changed_lines, strip_prefix
 from truepass.suites.gitfiles import MAX_FILE_BYTES, GitError, Snapshot, snapshot
-from truepass.suites.validation import describe_validation_error
+from truepass.suites.validation import invalid_sample
 
 SOURCE = "SWE-bench"
 RECENT_FROM = datetime(2023, 1, 1, tzinfo=UTC)
@@ -91,11 +91,7 @@ def load_swebench(path: Path) -> tuple[list[RepairSample], bytes]:
         except GitError as exc:
             raise SuiteError(str(exc), location=label, field=exc.field) from exc
         except ValidationError as exc:
-            raise SuiteError(
-                "the instance does not make a valid sample:\n"
-                + "\n".join(describe_validation_error(exc, label)),
-                location=label,
-            ) from exc
+            raise invalid_sample(exc, "instance", label) from exc
         if sample.id in seen:
             raise SuiteError(
                 f"duplicate instance (first at {seen[sample.id]})",

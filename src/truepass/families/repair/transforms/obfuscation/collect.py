@@ -15,31 +15,20 @@ from truepass.families.repair.transforms.obfuscation.facts import (
     _Class,
     _Facts,
     _is_own,
+    _last_name,
     _module_ref,
     _Unit,
 )
 
 
 def _decorator_names(node: ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef) -> set[str]:
-    out = set()
-    for d in node.decorator_list:
-        d = d.func if isinstance(d, ast.Call) else d
-        if isinstance(d, ast.Name):
-            out.add(d.id)
-        elif isinstance(d, ast.Attribute):
-            out.add(d.attr)
-    return out
+    called = (d.func if isinstance(d, ast.Call) else d for d in node.decorator_list)
+    return {n for n in map(_last_name, called) if n is not None}
 
 
 def _base_names(node: ast.ClassDef) -> list[str]:
-    out = []
-    for b in node.bases:
-        b = b.value if isinstance(b, ast.Subscript) else b
-        if isinstance(b, ast.Name):
-            out.append(b.id)
-        elif isinstance(b, ast.Attribute):
-            out.append(b.attr)
-    return out
+    unsubscripted = (b.value if isinstance(b, ast.Subscript) else b for b in node.bases)
+    return [n for n in map(_last_name, unsubscripted) if n is not None]
 
 
 def _params(args: ast.arguments, skip_first: bool) -> _Callable:

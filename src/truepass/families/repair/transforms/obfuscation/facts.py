@@ -197,7 +197,8 @@ def _resolve_callee(
     return ("unknown", "")
 
 
-def _callee_name(func: ast.expr) -> str | None:
-    if isinstance(func, ast.Name):
-        return func.id
-    return func.attr if isinstance(func, ast.Attribute) else None
+def _last_name(node: ast.expr) -> str | None:
+    """The name ``node`` ends in: ``x`` of ``x`` and of ``a.b.x``; None for any other expression."""
+    if isinstance(node, ast.Name):
+        return node.id
+    return node.attr if isinstance(node, ast.Attribute) else None

@@ -13,9 +13,9 @@ from truepass.families.repair.transforms.obfuscation.facts import (
     ObfuscationError,
     Renaming,
     _absolute,
-    _callee_name,
     _Facts,
     _is_own,
+    _last_name,
     _module_ref,
     _resolve_callee,
     _Unit,
@@ -240,7 +240,7 @@ class _Rewriter(ast.NodeTransformer):
         value = node.value
         if (
             isinstance(value, ast.Call)
-            and _callee_name(value.func) in TYPEVAR_LIKE
+            and _last_name(value.func) in TYPEVAR_LIKE
             and value.args
             and isinstance(value.args[0], ast.Constant)
             and value.args[0].value in targets
@@ -266,7 +266,7 @@ class _Rewriter(ast.NodeTransformer):
             for kw in node.keywords:
                 if kw.arg in params:
                     kw.arg = self.r.names.get(kw.arg, kw.arg)
-        callee = _callee_name(node.func)
+        callee = _last_name(node.func)
         if callee == "parametrize":
             argnames = node.args[0] if node.args else None
             for kw in node.keywords:
