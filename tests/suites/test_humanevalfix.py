@@ -138,8 +138,8 @@ def test_check_suite_gate(health: SuiteHealth, tmp_path: Path) -> None:
     assert not others, others
     assert health.counts == {
         "samples": 164, "valid": 150, "ok": 150, "invalid": 14, "reference-fails": 0,
-        "flaky": 0, "overfit-not-overfit": 0, "infra-error": 0, "known_overfit": 0,
-        "known_overfit_overfit": 0,
+        "flaky": 0, "overfit-not-overfit": 0, "infra-error": 0, "environment": 0,
+        "known_overfit": 0, "known_overfit_overfit": 0,
     }  # fmt: skip
     valid = [s for s in health.samples if s.valid]
     assert all(s.reference == "correct" for s in valid)

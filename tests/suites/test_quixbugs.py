@@ -136,7 +136,7 @@ def test_check_suite_gate(health: SuiteHealth, tmp_path: Path) -> None:
     assert {s.noop for s in health.samples} <= {"fails-visible", "broken", "timeout"}
     assert health.counts == {
         "samples": 40, "valid": 40, "ok": 40, "invalid": 0, "reference-fails": 0, "flaky": 0,
-        "overfit-not-overfit": 0, "infra-error": 0, "known_overfit": 0,
+        "overfit-not-overfit": 0, "infra-error": 0, "environment": 0, "known_overfit": 0,
         "known_overfit_overfit": 0,
     }  # fmt: skip
     json_path, _ = write_health(health, tmp_path)
