@@ -10,9 +10,12 @@ The second form reads a run's results.jsonl instead: its attempts judged ``overf
 with the hidden tests removed (recall), those judged ``correct`` with all their tests (how many
 the check flags; nobody has read them, so these are not labelled false alarms).
 
-The labelled data is tests/data/differential/ (``overfit.jsonl``: mini's ``known_overfit``
-patches and a template patch read as wrong; ``genuine.jsonl``: reference fixes rewritten by hand
-in another style, and baseline:templates' patches judged correct on mini and read as genuine).
+The labelled data is tests/data/differential/ (``overfit.jsonl``: mini's and project's
+``known_overfit`` patches, baseline:templates' patches judged ``overfit`` and one read as wrong;
+``genuine.jsonl``: reference fixes rewritten by hand in another style, and baseline:templates'
+patches judged correct and read as genuine). ``--suite mini`` (the default) or ``--suite
+project`` picks the rows; mini's are split into a tuning and a held-out part, project's part is
+``project``.
 Every patch is first judged by the tests alone (the differential check off: its time is the
 tests' cost), then checked (its time is the check's cost).
 """
@@ -112,7 +115,7 @@ def table(results: list[dict]) -> str:
         "|---|---|---|---|---|---|---|---|",
     ]
     for label, title in TITLES.items():
-        for part in ("tune", "heldout", "all"):
+        for part in ("tune", "heldout", "project", "all"):
             rows = [r for r in results if r["label"] == label and r["split"] == part]
             if not rows:
                 continue
@@ -148,11 +151,12 @@ def _records(run: Path) -> list[dict]:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--split", default="tune", choices=("tune", "heldout", "all"))
+    parser.add_argument("--split", default="tune", choices=("tune", "heldout", "project", "all"))
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--out", default="")
     parser.add_argument("--run", default="", help="a run directory (results.jsonl)")
-    parser.add_argument("--suite", default="mini", help="the run's suite")
+    parser.add_argument("--suite", default="mini", help="the run's suite, or the labelled "
+                        "rows' suite (mini or project)")
     args = parser.parse_args()
     samples = {s.id: s for s in load_suite(args.suite).samples}
     todo = []
@@ -166,7 +170,7 @@ def main() -> int:
     for label in () if args.run else ("overfit", "genuine"):
         for line in (DATA / f"{label}.jsonl").read_text().splitlines():
             row = json.loads(line)
-            if args.split in ("all", row["split"]):
+            if row.get("suite", "mini") == args.suite and args.split in ("all", row["split"]):
                 todo.append((row, label))
     with ThreadPoolExecutor(args.jobs) as pool:
         results = list(pool.map(lambda t: measure(t[0], samples, t[1]), todo))

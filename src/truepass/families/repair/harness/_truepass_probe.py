@@ -36,6 +36,7 @@ import time
 import types
 from typing import Any, TextIO
 
+import _truepass_probe_borrow as _borrow
 import _truepass_probe_inputs as _inputs
 from _truepass_probe_summary import LIB, SHADOWS, Timeout, describe, input_key, qual, summary
 
@@ -60,6 +61,7 @@ class _Target:
         self.keys: set[str] = set()
         self.seen = 0
         self.uncopyable = 0
+        self.borrowed = False  # calls built from other targets' values (_truepass_probe_borrow)
         self.status = "not imported"
 
     @property
@@ -411,7 +413,22 @@ def _mutations(t: _Target) -> list[tuple[str, tuple[Any, ...], dict[str, Any]]]:
         name=t.name,
         cap=int(_CONFIG.get("max_inputs", 150)),
         copier=_fresh,
+        declared=_declared(t.original),
     )
+
+
+def _declared(fn: Any) -> dict[int | str, str]:
+    """A function's parameter annotations as text, by position and by name."""
+    try:
+        params = list(inspect.signature(fn).parameters.values())
+    except (TypeError, ValueError):
+        return {}
+    out: dict[int | str, str] = {}
+    for i, p in enumerate(params):
+        if p.annotation is not inspect.Parameter.empty:
+            text = p.annotation if isinstance(p.annotation, str) else repr(p.annotation)
+            out[i] = out[p.name] = text
+    return out
 
 
 def _reference_function(t: _Target, ref: types.ModuleType) -> Any:
@@ -431,7 +448,7 @@ def _replay(t: _Target, deadline: float) -> None:
         _emit("probe-target", target=t.name, status=f"reference: {type(exc).__name__}: {exc}"[:300],
               recorded=len(t.calls))  # fmt: skip
         return
-    recorded = [("recorded", a, k) for a, k in t.calls]
+    recorded = [("borrowed" if t.borrowed else "recorded", a, k) for a, k in t.calls]
     cases = recorded + _mutations(t)
     _emit("probe-target", target=t.name, status=t.status, kind=t.kind, recorded=len(t.calls),
           seen=t.seen, uncopyable=t.uncopyable, inputs=len(cases))  # fmt: skip
@@ -480,12 +497,31 @@ def pytest_sessionfinish(session: Any, exitstatus: int) -> None:
     started = time.monotonic()
     deadline = started + float(_CONFIG.get("budget_s", 20.0))
     for t in _TARGETS:
+        if t.original is not None and not t.calls:
+            _lend(t)
+    for t in _TARGETS:
         if t.original is None:
             _emit("probe-target", target=t.name, status=t.status, recorded=0)
             continue
         _replay(t, deadline)
     _emit("probe-done", duration_s=round(time.monotonic() - started, 3),
           exitstatus=int(exitstatus))  # fmt: skip
+
+
+def _lend(t: _Target) -> None:
+    """Calls for a target the tests never called, from the values recorded for the others."""
+    donors = []
+    for other in _TARGETS:
+        if other.calls and other is not t:
+            with contextlib.suppress(TypeError, ValueError):
+                names = list(inspect.signature(other.original).parameters)
+                donors.append((names, other.calls))
+    try:
+        calls = _borrow.borrow(t.original, t.qual.split(".")[0], t.kind in ("method", "property"),
+                               donors, _declared(t.original))  # fmt: skip
+    except Exception:
+        return
+    t.calls, t.borrowed = [_fresh(c) for c in calls], bool(calls)
 
 
 load_environment()

@@ -37,9 +37,14 @@ from collections.abc import Callable, Iterator
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
+import _truepass_probe_shapes as _shapes
+
 Call = tuple[tuple[Any, ...], dict[str, Any]]
 Input = tuple[str, tuple[Any, ...], dict[str, Any]]
-KINDS = ("none", "swap", "boundary", "value", "random")
+KINDS = ("none", "swap", "boundary", "value", "cross", "size", "hole", "text", "random")
+# the likely invariants a ``size`` or ``hole`` input may break on purpose: going past the
+# recorded sizes, empty and repeated items included, is what it is for
+PAST_SIZES = frozenset({"non-empty", "two-or-more", "distinct"})
 VALUE_TYPES = (Decimal, datetime.date)  # datetime.datetime is a date
 
 
@@ -160,10 +165,15 @@ def generate(
     cap: int,
     copier: Callable[[Any], Any],
     randoms: int = 8,
+    declared: dict[int | str, str] | None = None,
 ) -> list[Input]:
-    """Up to ``cap`` new inputs (see the module docstring), ``none`` ones first, then swaps,
-    boundary, value and random ones; ``skip`` leading arguments (the receiver) are changed only
-    by swaps of its attributes and, for a dataclass, by ``value`` changes of one field."""
+    """Up to ``cap`` new inputs (see the module docstring and ``_truepass_probe_shapes``),
+    ``none`` ones first, then swaps, boundary, value, cross, size, hole, text and random ones;
+    ``skip`` leading arguments (the receiver) are changed only by swaps of its attributes, by
+    ``value`` changes of one field of a dataclass and by ``size`` changes of a list field.
+    ``declared``: the parameters' annotations as text, by position (receiver included) and by
+    keyword name."""
+    declared = declared or {}
     inputs, values, pv, learned = lib["inputs"], lib["values"], lib["pv"], lib["invariants"]
     rows = [[*args[skip:], *(kwargs[k] for k in sorted(kwargs))] for args, kwargs in calls]
     profiles = values.profile(rows)
@@ -179,10 +189,13 @@ def generate(
     keys = set(seen)
     none_ok = {str(p) for row in rows for p, v in enumerate(row) if v is None}
 
+    relaxed = [i for i in invariants if i.prop.name not in PAST_SIZES]
+
     def add(kind: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
-        if kind != "none" and invariants:
+        keep = relaxed if kind in ("size", "hole") else invariants
+        if kind != "none" and keep:
             names = sorted(kwargs)
-            row = learned.repair(invariants, [*args[skip:], *(kwargs[k] for k in names)])
+            row = learned.repair(keep, [*args[skip:], *(kwargs[k] for k in names)])
             if row is None:
                 return
             n = len(args) - skip
@@ -204,12 +217,15 @@ def generate(
                 add("swap", (swapped, *args[1:]), kwargs)
             for changed in _fields_changed(receiver, value_seeds, edges):
                 add("value", (changed, *args[1:]), kwargs)
+            for changed in _shapes.object_sizes(receiver, copier):
+                add("size", (changed, *args[1:]), kwargs)
         for a, b in itertools.combinations(range(skip, len(args)), 2):
             if type(args[a]) is type(args[b]) and args[a] is not args[b]:
                 swapped = list(args)
                 swapped[a], swapped[b] = swapped[b], swapped[a]
                 add("swap", tuple(swapped), kwargs)
         slots = [(j, None) for j in range(skip, len(args))] + [(None, k) for k in sorted(kwargs)]
+        flat = [args[j] if j is not None else kwargs[k] for j, k in slots]
         for pos, (j, k) in enumerate(slots):
             value = args[j] if j is not None else kwargs[k]
             path = str(pos)
@@ -231,7 +247,19 @@ def generate(
                         put("value", edge)
                 for changed in itertools.islice(_fields_changed(value, value_seeds, edges), 24):
                     put("value", changed)
+                for changed in itertools.islice(_shapes.object_sizes(value, copier), 12):
+                    put("size", changed)
+                for new in _shapes.sizes(value) if type(value) in (list, tuple, dict) else ():
+                    put("size", new)
                 continue
+            for new in _shapes.crossings(flat, pos, declared.get(j if j is not None else k, "")):
+                put("cross", new)
+            for new in _shapes.sizes(value):
+                put("size", new)
+            for new in itertools.islice(_shapes.holes(value), 12):
+                put("hole", new)
+            for new in itertools.islice(_shapes.texts(value), 16):
+                put("text", new)
             for edge in [*edges(value, path), *_seeded(value, all_seeds)]:
                 put("boundary", edge)
             for edge in itertools.islice(_nested(value, path, edges), 20):
@@ -239,7 +267,16 @@ def generate(
             for _ in range(randoms):
                 put("random", mutator.mutate(value, path))
     rng.shuffle(found["random"])
-    return [case for kind in KINDS for case in found[kind]][:cap]
+    return _fair([found[kind] for kind in KINDS], cap)
+
+
+def _fair(groups: list[list[Input]], cap: int) -> list[Input]:
+    """Up to ``cap`` inputs taken from the groups in turn (each group in its own order), so that
+    no kind of input crowds out the others."""
+    out: list[Input] = []
+    for row in itertools.zip_longest(*groups):
+        out.extend(case for case in row if case is not None)
+    return out[:cap]
 
 
 def _value_seeds(calls: list[Call]) -> list[Any]:

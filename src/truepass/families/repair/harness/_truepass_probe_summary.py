@@ -19,7 +19,7 @@ import itertools
 import json
 import re
 import types
-from collections.abc import ItemsView, KeysView, Mapping, Set
+from collections.abc import ItemsView, Iterator, KeysView, Mapping, Set
 from typing import Any
 
 LIB: dict[str, Any] = {}  # the shipped plain values and harden's values (set by the probe)
@@ -76,6 +76,7 @@ def _clean(text: str) -> str:
     return text[:300]
 
 
+ITERATED = 1000  # items read from a generator or an iterator at most
 _NO_TEXT = (
     types.FunctionType,
     types.MethodType,
@@ -114,7 +115,14 @@ def summary(value: Any, depth: int = 0) -> dict[str, Any]:
         n = _safe(lambda: len(value))
         if isinstance(n, int):
             s["len"] = n
-    if hasattr(type(value), "__iter__") and not isinstance(value, _NO_TEXT):
+    if isinstance(value, Iterator) and not hasattr(type(value), "__len__"):
+        # a generator or an iterator: how many items it gives (up to a bound), the first and last
+        items = _safe(lambda: list(itertools.islice(value, ITERATED + 1)))
+        if isinstance(items, list):
+            s["len"] = len(items)
+            s["items"] = [summary(i, depth + 1) for i in items[:5] + items[5:][-5:]]
+            s["unordered"] = False
+    elif hasattr(type(value), "__iter__") and not isinstance(value, _NO_TEXT):
         unordered = isinstance(value, Set | KeysView | ItemsView | Mapping)
         cap = 50 if unordered else 5
         items = _safe(lambda: list(itertools.islice(iter(value), cap + 1)))
