@@ -155,8 +155,11 @@ def main() -> int:
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--out", default="")
     parser.add_argument("--run", default="", help="a run directory (results.jsonl)")
-    parser.add_argument("--suite", default="mini", help="the run's suite, or the labelled "
-                        "rows' suite (mini or project)")
+    parser.add_argument(
+        "--suite",
+        default="mini",
+        help="the run's suite, or the labelled rows' suite (mini or project)",
+    )
     args = parser.parse_args()
     samples = {s.id: s for s in load_suite(args.suite).samples}
     todo = []

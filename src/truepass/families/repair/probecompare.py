@@ -41,7 +41,7 @@ INCIDENTAL = frozenset(
      "MemoryError", "OverflowError", "ZeroDivisionError"}
 )  # fmt: skip
 """Errors of the reference on a mutated input that mark the input as one it does not take."""
-_FIELDS = ("t", "callable", "__name__", "__doc__", "sig", "len", "str", "repr")
+_FIELDS = ("t", "callable", "__name__", "__doc__", "sig", "len", "str", "repr", "db")
 
 
 @dataclass(frozen=True)
@@ -134,7 +134,7 @@ def same_outcome(a: Outcome, b: Outcome) -> bool:
     if "raise" in a:
         if not same_exception(str(a["raise"]), str(b["raise"])):
             return False
-    elif not same_summary(a.get("ret"), b.get("ret")):
+    elif not same_summary(a.get("ret"), b.get("ret")) or not same_sharing(a, b):
         return False
     after_a, after_b = a.get("after") or [], b.get("after") or []
     if len(after_a) != len(after_b):
@@ -143,6 +143,11 @@ def same_outcome(a: Outcome, b: Outcome) -> bool:
         return False
     kw_a, kw_b = a.get("kw_after") or {}, b.get("kw_after") or {}
     return set(kw_a) == set(kw_b) and all(same_summary(kw_a[k], kw_b[k]) for k in kw_a)
+
+
+def same_sharing(a: Outcome, b: Outcome) -> bool:
+    """Whether both results share the same parts with their arguments (``shares``)."""
+    return (a.get("shares") or []) == (b.get("shares") or [])
 
 
 def same_exception(a: str, b: str) -> bool:
@@ -245,6 +250,10 @@ def say(outcome: Outcome, other: Outcome) -> str:
     if not same_summary(outcome.get("ret"), other.get("ret")):
         where = difference(outcome.get("ret"), other.get("ret"))
         return ret + (f" ({where})" if where else "")
+    shares, other_shares = outcome.get("shares") or [], other.get("shares") or []
+    if shares != other_shares:
+        only = [s for s in shares if s not in other_shares]
+        return ret + (f" where {only[0]}" if only else " sharing nothing with its arguments")
     after, other_after = outcome.get("after") or [], other.get("after") or []
     for j, (x, y) in enumerate(zip(after, other_after, strict=False)):
         if not same_summary(x, y):
@@ -259,6 +268,8 @@ def difference(a: Any, b: Any, path: str = "") -> str:
     if not (isinstance(a, dict) and isinstance(b, dict)) or a.get("k") != "obj":
         return ""
     for f in _FIELDS:
+        if f == "db" and a.get(f) != b.get(f):
+            return f"with {path or 'its'} database holding other rows"
         if a.get(f) != b.get(f):
             return f"with {path or 'its'} {f.strip('_')} {a.get(f)!r}" if path or f != "t" else ""
     va, vb = a.get("vars") or {}, b.get("vars") or {}

@@ -38,7 +38,16 @@ from typing import Any, TextIO
 
 import _truepass_probe_borrow as _borrow
 import _truepass_probe_inputs as _inputs
-from _truepass_probe_summary import LIB, SHADOWS, Timeout, describe, input_key, qual, summary
+from _truepass_probe_summary import (
+    LIB,
+    SHADOWS,
+    Timeout,
+    describe,
+    input_key,
+    qual,
+    shared,
+    summary,
+)
 
 _CHANNEL: TextIO = sys.stderr
 _CONFIG: dict[str, Any] = {}
@@ -261,18 +270,35 @@ def _copy_function(f: types.FunctionType, memo: dict[int, Any]) -> Any:
 _OWN = {__name__, _inputs.__name__}
 
 
+def _copy_connection(conn: Any, memo: dict[int, Any]) -> Any:
+    """A SQLite connection copied with its database: a new in-memory database holding the same
+    content (``Connection.backup``), with the same row factory and isolation level."""
+    sqlite3 = sys.modules["sqlite3"]
+    other = sqlite3.connect(":memory:", isolation_level=conn.isolation_level)
+    conn.backup(other)
+    other.row_factory = conn.row_factory
+    other.text_factory = conn.text_factory
+    memo[id(conn)] = other
+    return other
+
+
 def _fresh(value: Any) -> Any:
-    """A deep copy in which closures are copied too (``copy`` shares functions)."""
+    """A deep copy in which closures are copied too (``copy`` shares functions), and SQLite
+    connections with their database's content."""
     dispatch = copy._deepcopy_dispatch  # type: ignore[attr-defined]
-    before = dispatch.get(types.FunctionType)
-    dispatch[types.FunctionType] = _copy_function
+    extra: dict[Any, Any] = {types.FunctionType: _copy_function}
+    if "sqlite3" in sys.modules:
+        extra[sys.modules["sqlite3"].Connection] = _copy_connection
+    before = {kind: dispatch.get(kind) for kind in extra}
+    dispatch.update(extra)
     try:
         return copy.deepcopy(value)
     finally:
-        if before is None:
-            del dispatch[types.FunctionType]
-        else:
-            dispatch[types.FunctionType] = before
+        for kind, old in before.items():
+            if old is None:
+                del dispatch[kind]
+            else:
+                dispatch[kind] = old
 
 
 # --- replay --------------------------------------------------------------------------------
@@ -380,6 +406,7 @@ def _call(fn: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[dict[
             value = fn(*args, **kwargs)
             spent = time.process_time() - started
             out["ret"] = summary(value)
+            out["shares"] = shared(value, args, kwargs)
         except Timeout as exc:
             spent = time.process_time() - started
             return {"timeout": str(exc)}, spent

@@ -41,10 +41,13 @@ import _truepass_probe_shapes as _shapes
 
 Call = tuple[tuple[Any, ...], dict[str, Any]]
 Input = tuple[str, tuple[Any, ...], dict[str, Any]]
-KINDS = ("none", "swap", "boundary", "value", "cross", "size", "hole", "text", "random")
+KINDS = ("none", "swap", "boundary", "value", "cross", "size", "hole", "text", "pair", "random")
+PAIRED = ("boundary", "value", "cross", "size")  # the kinds of change a ``pair`` input joins
+PAIRS = 24  # ``pair`` inputs per target at most
 # the likely invariants a ``size`` or ``hole`` input may break on purpose: going past the
-# recorded sizes, empty and repeated items included, is what it is for
-PAST_SIZES = frozenset({"non-empty", "two-or-more", "distinct"})
+# recorded sizes, down to empty, is what it is for (``distinct`` and the others still hold:
+# repeated items in a list that never had any leave the function's domain)
+PAST_SIZES = frozenset({"non-empty", "two-or-more"})
 VALUE_TYPES = (Decimal, datetime.date)  # datetime.datetime is a date
 
 
@@ -108,21 +111,30 @@ def value_edges(value: Any, seeds: list[Any]) -> Iterator[Any]:
         return
 
 
-def _fields_changed(obj: Any, seeds: list[Any], edges: Callable[[Any, str], Any]) -> Iterator[Any]:
-    """Copies of a dataclass instance with one field changed to one of its edges."""
+def _fields_changed(
+    obj: Any, seeds: list[Any], edges: Callable[[Any, str], Any], others: tuple[Any, ...] = ()
+) -> Iterator[Any]:
+    """Copies of a dataclass instance with one field changed to one of its edges, or, for a
+    number or a string, to a value of its type among ``others`` (the call's other plain
+    arguments: a promotion's free units as many as the quantity bought); the fields in turn,
+    so that a cap on the copies still changes each of them."""
     if not dataclasses.is_dataclass(obj) or isinstance(obj, type):
         return
+    per_field = []
     for field in [f for f in dataclasses.fields(obj) if f.init][:6]:
         current = getattr(obj, field.name, None)
         if isinstance(current, (*VALUE_TYPES, enum.Enum)):
-            new_values = itertools.islice(value_edges(current, seeds), 8)
+            new_values = list(itertools.islice(value_edges(current, seeds), 8))
         elif type(current) in (int, float, str, bool):
-            new_values = itertools.islice(edges(current, f".{field.name}"), 5)
+            crossed = [v for v in others if type(v) is type(current) and v != current][:4]
+            new_values = crossed + list(itertools.islice(edges(current, f".{field.name}"), 5))
         else:
             continue
-        for new in new_values:
+        per_field.append([(field.name, new) for new in new_values])
+    for row in itertools.zip_longest(*per_field):
+        for name, new in (change for change in row if change is not None):
             try:
-                yield dataclasses.replace(obj, **{field.name: new})
+                yield dataclasses.replace(obj, **{name: new})
             except Exception:  # the class refuses this state: not an input it takes
                 continue
 
@@ -211,7 +223,8 @@ def generate(
     def edges(value: Any, path: str) -> Any:
         return itertools.islice(inputs.boundary_values(value, path, profiles), 10)
 
-    for args, kwargs in calls:
+    singles: dict[int, dict[int, list[tuple[Any, Any, Any]]]] = {}  # call -> slot -> changes
+    for index, (args, kwargs) in enumerate(calls):
         for receiver in args[:skip]:
             for swapped in _swapped_state(receiver, copier):
                 add("swap", (swapped, *args[1:]), kwargs)
@@ -231,8 +244,11 @@ def generate(
             path = str(pos)
 
             def put(
-                kind: str, new: Any, j: Any = j, k: Any = k, args: Any = args, kwargs: Any = kwargs
-            ) -> None:
+                kind: str, new: Any, j: Any = j, k: Any = k, args: Any = args, kwargs: Any = kwargs,
+                slot: int = pos, index: int = index,
+            ) -> None:  # fmt: skip
+                if kind in PAIRED:
+                    singles.setdefault(index, {}).setdefault(slot, []).append((j, k, new))
                 if j is not None:
                     add(kind, (*args[:j], new, *args[j + 1 :]), kwargs)
                 else:
@@ -245,7 +261,9 @@ def generate(
                 if isinstance(value, (*VALUE_TYPES, enum.Enum)):
                     for edge in itertools.islice(value_edges(value, value_seeds), 16):
                         put("value", edge)
-                for changed in itertools.islice(_fields_changed(value, value_seeds, edges), 24):
+                others = tuple(v for v in flat if type(v) in (int, float, str))
+                changes = _fields_changed(value, value_seeds, edges, others)
+                for changed in itertools.islice(changes, 28):
                     put("value", changed)
                 for changed in itertools.islice(_shapes.object_sizes(value, copier), 12):
                     put("size", changed)
@@ -256,7 +274,9 @@ def generate(
                 put("cross", new)
             for new in _shapes.sizes(value):
                 put("size", new)
-            for new in itertools.islice(_shapes.holes(value), 12):
+            slot_declared = declared.get(j if j is not None else k, "")
+            nones = _shapes.admits_none(slot_declared)
+            for new in itertools.islice(_shapes.holes(value, nones), 12):
                 put("hole", new)
             for new in itertools.islice(_shapes.texts(value), 16):
                 put("text", new)
@@ -266,8 +286,30 @@ def generate(
                 put("boundary", edge)
             for _ in range(randoms):
                 put("random", mutator.mutate(value, path))
+    for index, slots in singles.items():
+        for args, kwargs in _pairs(calls[index], slots, rng, max(4, PAIRS // len(singles))):
+            add("pair", args, kwargs)
     rng.shuffle(found["random"])
     return _fair([found[kind] for kind in KINDS], cap)
+
+
+def _pairs(
+    call: Call, slots: dict[int, list[tuple[Any, Any, Any]]], rng: Any, n: int
+) -> Iterator[Call]:
+    """Up to ``n`` inputs joining two single changes of one call, in two different arguments,
+    drawn at random: a promotion's free units changed *and* a larger quantity."""
+    if len(slots) < 2:
+        return
+    args, kwargs = call
+    for _ in range(n):
+        a, b = rng.sample(sorted(slots), 2)
+        new_args, new_kwargs = list(args), dict(kwargs)
+        for j, k, new in (rng.choice(slots[a]), rng.choice(slots[b])):
+            if j is not None:
+                new_args[j] = new
+            else:
+                new_kwargs[k] = new
+        yield tuple(new_args), new_kwargs
 
 
 def _fair(groups: list[list[Input]], cap: int) -> list[Input]:

@@ -2,14 +2,17 @@
 standard library only). Each is made from one recorded value, never from knowing the bug:
 
 * ``size``: a collection grown well past the recorded sizes (its items repeated, each item
-  twice in a row, a dict's items under new keys of the same kind) and shrunk (empty, one item);
-  a dataclass's or an object's list fields grown and shrunk the same way;
+  twice in a row, a list of integers continued by its last step, a dict's items under new keys
+  of the same kind) and shrunk (empty, one item); a dataclass's or an object's list fields grown
+  and shrunk the same way; never a tuple, which is a record of fixed arity as often as not;
 * ``hole``: None and empty values put into mappings and sequences (a dict value, a list item,
-  one item appended), one level down too;
+  one item appended), one level down too; None only where the parameter's annotation does not
+  say its items are of a type that excludes it (``Mapping[str, str]`` gets no None);
 * ``text``: structured text turned into its other shapes: JSON whose top level is an object, a
-  list or a scalar becomes the other two (and null, and an empty one); numbers inside text signed,
-  negated, halved and zeroed; a delimited line with an empty field and a trailing delimiter;
-  line-based text with CRLF endings, a trailing newline toggled and a blank line inserted;
+  list or a scalar becomes the other two (and null, and an empty one); numbers that are whole
+  tokens of a text (not inside a word or a code such as ``#112345``) signed, negated, halved and
+  zeroed; a delimited line with an empty field and a trailing delimiter; line-based text with
+  CRLF endings, a trailing newline toggled and a blank line inserted;
 * ``cross``: a number or string replaced by another argument of the same type in the same call
   (and one either side, for integers): the equalities between arguments that comparisons test;
   an integer where the function declares ``float``, half a unit either side.
@@ -25,20 +28,23 @@ from collections.abc import Iterator
 from typing import Any
 
 GROW_TO = 24  # items in a grown collection at least
-_NUMBER = re.compile(r"(?<![\w.])\d+(?:\.\d+)?(?![\w.])")
+# a number that is a whole token of delimited text (not part of a word, a hex code or a date)
+_NUMBER = re.compile(r"(?:(?<=^)|(?<=[\s,;|:=(\[{]))\d+(?:\.\d+)?(?=$|[\s,;|)\]}])")
 
 
 def sizes(value: Any) -> Iterator[Any]:
-    """The value grown and shrunk (lists, tuples, strings, dicts, sets)."""
+    """The value grown and shrunk (lists, strings, dicts, sets; not tuples, which are records
+    of a fixed arity as often as sequences)."""
     kind = type(value)
-    if kind in (list, tuple):
-        yield kind()
+    if kind is list:
+        yield []
         if len(value) > 1:
-            yield kind(value[:1])
+            yield value[:1]
         if value:
-            yield kind([x for v in value for x in (v, v)])
+            yield [x for v in value for x in (v, v)]
             reps = 1 + max(GROW_TO, 3 * len(value)) // len(value)
-            yield kind(list(value) * reps)
+            yield value * reps
+            yield from _continued(value)
     elif kind is str:
         yield ""
         if 0 < len(value) <= 200:
@@ -54,6 +60,18 @@ def sizes(value: Any) -> Iterator[Any]:
             yield grown
     elif kind in (set, frozenset):
         yield kind()
+
+
+def _continued(items: list[Any]) -> Iterator[list[Any]]:
+    """A list of numbers continued past its end by its own last step (distinct and in order,
+    if it was), to :data:`GROW_TO` items."""
+    if len(items) < 2 or not all(type(v) is int for v in items):
+        return
+    step = items[-1] - items[-2] or 1
+    grown = list(items)
+    while len(grown) < max(GROW_TO, 3 * len(items)):
+        grown.append(grown[-1] + step)
+    yield grown
 
 
 def _new_key(key: Any, n: int, taken: dict[Any, Any]) -> Any:
@@ -88,26 +106,36 @@ def object_sizes(obj: Any, copier: Any) -> Iterator[Any]:
             yield other
 
 
-def holes(value: Any, depth: int = 0) -> Iterator[Any]:
-    """None and an empty value of the same type put into a mapping's values or a sequence's
-    items (the first three), None appended to a list; one level down too."""
+def admits_none(declared: str) -> bool:
+    """Whether a parameter declared ``declared`` may hold None inside: yes when it says nothing
+    of its items (no annotation, a bare ``dict``) or says None, Optional, Any or object."""
+    if not declared or "[" not in declared:
+        return True
+    return any(word in declared for word in ("None", "Optional", "Any", "object"))
+
+
+def holes(value: Any, nones: bool = True, depth: int = 0) -> Iterator[Any]:
+    """None (where ``nones``) and an empty value of the same type put into a mapping's values or
+    a sequence's items (the first three), None appended to a list; one level down too."""
     kind = type(value)
     if depth > 1:
         return
     if kind is dict:
         for key in list(value)[:3]:
-            yield {**value, key: None}
+            if nones:
+                yield {**value, key: None}
             empty = _empty(value[key])
             if empty is not None:
                 yield {**value, key: empty}
-            for inner in holes(value[key], depth + 1):
+            for inner in holes(value[key], nones, depth + 1):
                 yield {**value, key: inner}
     elif kind is list:
         for i in range(min(2, len(value))):
-            yield [*value[:i], None, *value[i + 1 :]]
-            for inner in holes(value[i], depth + 1):
+            if nones:
+                yield [*value[:i], None, *value[i + 1 :]]
+            for inner in holes(value[i], nones, depth + 1):
                 yield [*value[:i], inner, *value[i + 1 :]]
-        if value:
+        if value and nones:
             yield [*value, None]
 
 

@@ -111,6 +111,11 @@ def summary(value: Any, depth: int = 0) -> dict[str, Any]:
             s["sig"] = _clean(sig)
     if isinstance(value, type | types.ModuleType):
         return s
+    dump = getattr(value, "iterdump", None)
+    if dump is not None and type(value).__name__ == "Connection":  # a SQLite database
+        content = _safe(lambda: "\n".join(dump()))
+        if isinstance(content, str):
+            s["db"] = hashlib.sha256(content.encode()).hexdigest()[:32]
     if hasattr(type(value), "__len__"):
         n = _safe(lambda: len(value))
         if isinstance(n, int):
@@ -180,3 +185,50 @@ def is_plain(value: Any) -> bool:
     except (TypeError, ValueError, RecursionError):
         return False
     return True
+
+
+def _mutable(value: Any) -> bool:
+    """A value a caller could change in place: a list, dict, set or bytearray, or an object
+    with its own attributes (not a class, module, function, enum member or frozen dataclass)."""
+    if type(value) in (list, dict, set, bytearray):
+        return True
+    if isinstance(value, type | types.ModuleType | types.FunctionType | enum.Enum):
+        return False
+    params = getattr(type(value), "__dataclass_params__", None)
+    if params is not None and getattr(params, "frozen", False):
+        return False
+    return isinstance(getattr(value, "__dict__", None), dict)
+
+
+def _reachable(value: Any, path: str, depth: int, out: dict[int, str]) -> None:
+    """Mutable objects reachable from ``value`` (three levels), by id, with their first path."""
+    if depth > 3 or len(out) > 300:
+        return
+    if _mutable(value):
+        if id(value) in out:
+            return
+        out[id(value)] = path
+    if type(value) in (list, tuple):
+        for i, item in enumerate(value[:20]):
+            _reachable(item, f"{path}[{i}]", depth + 1, out)
+    elif type(value) is dict:
+        for i, key in enumerate(list(value)[:20]):
+            _reachable(value[key], f"{path}[{i}]", depth + 1, out)
+    elif _mutable(value) and type(value) not in (set, bytearray):
+        state = value.__dict__
+        for name in sorted(k for k in state if isinstance(k, str) and not k.startswith("__"))[:30]:
+            _reachable(state[name], f"{path}.{name}", depth + 1, out)
+
+
+def shared(value: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> list[str]:
+    """Where a returned value shares a mutable object with the arguments it was given
+    (``result.lines[0] is argument 1.lines[0]``): a caller who changes the one changes the other.
+    Paths, sorted; [] when nothing is shared."""
+    given: dict[int, str] = {}
+    for i, arg in enumerate(args):
+        _reachable(arg, f"argument {i}", 0, given)
+    for name in sorted(kwargs):
+        _reachable(kwargs[name], f"argument {name}", 0, given)
+    found: dict[int, str] = {}
+    _reachable(value, "the result", 0, found)
+    return sorted(f"{path} is {given[key]}" for key, path in found.items() if key in given)[:10]
