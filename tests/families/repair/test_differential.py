@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -335,11 +336,17 @@ def _probe_inputs():  # the sandbox-side module, loaded here on our own values o
     from truepass.pycode import inputs, invariants, values
     from truepass.sandbox.guest import plainvalues
 
-    path = differential.probe_harness_dir() / "_truepass_probe_inputs.py"
-    spec = importlib.util.spec_from_file_location("_truepass_probe_inputs", path)
+    harness = differential.probe_harness_dir()
+    spec = importlib.util.spec_from_file_location(
+        "_truepass_probe_inputs", harness / "_truepass_probe_inputs.py"
+    )
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    sys.path.insert(0, str(harness))  # its sibling modules, as in the sandbox
+    try:
+        spec.loader.exec_module(module)
+    finally:
+        sys.path.remove(str(harness))
     lib = {"inputs": inputs, "invariants": invariants, "values": values, "pv": plainvalues}
     return module, lib
 
