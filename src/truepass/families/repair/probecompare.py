@@ -41,7 +41,7 @@ INCIDENTAL = frozenset(
      "MemoryError", "OverflowError", "ZeroDivisionError"}
 )  # fmt: skip
 """Errors of the reference on a mutated input that mark the input as one it does not take."""
-_FIELDS = ("t", "callable", "__name__", "__doc__", "sig", "len", "str", "repr", "db")
+_FIELDS = ("t", "callable", "__name__", "__doc__", "sig", "wrapped", "len", "str", "repr", "db")
 
 
 @dataclass(frozen=True)

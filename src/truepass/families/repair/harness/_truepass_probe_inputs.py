@@ -37,11 +37,16 @@ from collections.abc import Callable, Iterator
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
+import _truepass_probe_hypo as _hypo
 import _truepass_probe_shapes as _shapes
 
 Call = tuple[tuple[Any, ...], dict[str, Any]]
 Input = tuple[str, tuple[Any, ...], dict[str, Any]]
-KINDS = ("none", "swap", "boundary", "value", "cross", "size", "hole", "text", "pair", "random")
+KINDS = (
+    "none", "swap", "boundary", "value", "cross", "size", "hole", "text", "pair", "hypothesis",
+    "random",
+)  # fmt: skip
+DRAWN = 30  # inputs drawn by hypothesis per target at most
 PAIRED = ("boundary", "value", "cross", "size")  # the kinds of change a ``pair`` input joins
 PAIRS = 24  # ``pair`` inputs per target at most
 # the likely invariants a ``size`` or ``hole`` input may break on purpose: going past the
@@ -286,6 +291,8 @@ def generate(
                 put("boundary", edge)
             for _ in range(randoms):
                 put("random", mutator.mutate(value, path))
+    for args, kwargs in _hypo.draw(calls, DRAWN):
+        add("hypothesis", args, kwargs)
     for index, slots in singles.items():
         for args, kwargs in _pairs(calls[index], slots, rng, max(4, PAIRS // len(singles))):
             add("pair", args, kwargs)

@@ -109,6 +109,7 @@ def summary(value: Any, depth: int = 0) -> dict[str, Any]:
         sig = _safe(lambda: str(inspect.signature(value)))
         if isinstance(sig, str):
             s["sig"] = _clean(sig)
+        s["wrapped"] = _safe(lambda: hasattr(value, "__wrapped__")) is True  # functools.wraps
     if isinstance(value, type | types.ModuleType):
         return s
     dump = getattr(value, "iterdump", None)
