@@ -33,7 +33,7 @@ def harness() -> Iterator[dict[str, ModuleType]]:
     sys.path.insert(0, path)
     try:
         names = ("_truepass_probe_shapes", "_truepass_probe_inputs", "_truepass_probe_borrow",
-                 "_truepass_probe_summary")  # fmt: skip
+                 "_truepass_probe_summary", "_truepass_probe_hypo")  # fmt: skip
         yield {n.rsplit("_", 1)[1]: importlib.import_module(n) for n in names}
     finally:
         sys.path.remove(path)
@@ -126,6 +126,22 @@ def test_object_fields_grow_and_take_the_calls_values(harness: dict) -> None:
     assert (Promo("MUGS", 2, 3), 3) in _of(made, "value")  # free units as many as bought
     pairs = _of(made, "pair")
     assert pairs and all(a[0] != promo and a[1] != 3 for a in pairs)
+
+
+def test_hypothesis_draws_values_of_the_recorded_types(harness: dict) -> None:
+    hypo = harness["hypo"]
+    assert hypo.available()
+    calls = [(([1, 2, 3], "ab"), {"k": True}), (([3, 1], "b"), {"k": False})]
+    drawn = hypo.draw(calls, 25)
+    assert len(drawn) == 25 and drawn == hypo.draw(calls, 25)  # derandomised
+    for (items, text), kwargs in drawn:
+        assert type(items) is list and all(type(i) is int and 0 <= i <= 6 for i in items)
+        assert len(items) <= 8 and set(text) <= set("abcdefghijklmnopqrstuvwxyz")
+        assert kwargs in ({"k": True}, {"k": False})
+    assert any(len(items) > 3 for (items, _), _ in drawn)  # past the recorded sizes
+    made = _generated(harness, calls, drawn=10)
+    assert 0 < len(_of(made, "hypothesis")) <= 10
+    assert _of(_generated(harness, calls, drawn=0), "hypothesis") == []
 
 
 def test_calls_are_built_for_targets_the_tests_never_call(harness: dict) -> None:

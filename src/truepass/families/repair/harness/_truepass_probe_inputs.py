@@ -46,7 +46,6 @@ KINDS = (
     "none", "swap", "boundary", "value", "cross", "size", "hole", "text", "pair", "hypothesis",
     "random",
 )  # fmt: skip
-DRAWN = 30  # inputs drawn by hypothesis per target at most
 PAIRED = ("boundary", "value", "cross", "size")  # the kinds of change a ``pair`` input joins
 PAIRS = 24  # ``pair`` inputs per target at most
 # the likely invariants a ``size`` or ``hole`` input may break on purpose: going past the
@@ -183,13 +182,14 @@ def generate(
     copier: Callable[[Any], Any],
     randoms: int = 8,
     declared: dict[int | str, str] | None = None,
+    drawn: int = 30,
 ) -> list[Input]:
     """Up to ``cap`` new inputs (see the module docstring and ``_truepass_probe_shapes``),
     ``none`` ones first, then swaps, boundary, value, cross, size, hole, text and random ones;
     ``skip`` leading arguments (the receiver) are changed only by swaps of its attributes, by
     ``value`` changes of one field of a dataclass and by ``size`` changes of a list field.
     ``declared``: the parameters' annotations as text, by position (receiver included) and by
-    keyword name."""
+    keyword name. ``drawn``: inputs drawn by hypothesis at most."""
     declared = declared or {}
     inputs, values, pv, learned = lib["inputs"], lib["values"], lib["pv"], lib["invariants"]
     rows = [[*args[skip:], *(kwargs[k] for k in sorted(kwargs))] for args, kwargs in calls]
@@ -291,7 +291,7 @@ def generate(
                 put("boundary", edge)
             for _ in range(randoms):
                 put("random", mutator.mutate(value, path))
-    for args, kwargs in _hypo.draw(calls, DRAWN):
+    for args, kwargs in _hypo.draw(calls, drawn):
         add("hypothesis", args, kwargs)
     for index, slots in singles.items():
         for args, kwargs in _pairs(calls[index], slots, rng, max(4, PAIRS // len(singles))):

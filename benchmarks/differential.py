@@ -1,10 +1,11 @@
 """Measure the differential check (docs/differential.md): recall on overfitting patches with the
 hidden tests removed, false alarms on the labelled genuine set, and the cost per attempt beside
-the test runs, each split into the tuning part and the held-out part.
+its peer, the attempt's own test runs (the ratio printed last), each split into the tuning part
+and the held-out part.
 
-    .venv/bin/python scripts/differential_measure.py [--split tune|heldout|all] [--jobs 2]
-        [--out /tmp/differential.json]
-    .venv/bin/python scripts/differential_measure.py --run RUN_DIR --suite SUITE [--jobs 2]
+    .venv/bin/python benchmarks/differential.py [--suite mini|project] [--split tune|heldout|all]
+        [--jobs 2] [--sample ID] [--out /tmp/differential.json]
+    .venv/bin/python benchmarks/differential.py --run RUN_DIR --suite SUITE [--jobs 2]
 
 The second form reads a run's results.jsonl instead: its attempts judged ``overfit`` are checked
 with the hidden tests removed (recall), those judged ``correct`` with all their tests (how many
@@ -69,7 +70,9 @@ def without_hidden(sample: RepairSample) -> RepairSample:
     return RepairSample(**data)
 
 
-def measure(row: dict, samples: dict[str, RepairSample], label: str) -> dict:
+def measure(
+    row: dict, samples: dict[str, RepairSample], label: str, settings: differential.ProbeSettings
+) -> dict:
     sample = samples[row["sample"]]
     if label == "overfit":
         sample = without_hidden(sample)
@@ -89,7 +92,7 @@ def measure(row: dict, samples: dict[str, RepairSample], label: str) -> dict:
         out["status"] = "not-passing"
         return out
     code = apply_to_sample(sample, answer).files
-    result = differential.check(sample, code, CONFIG.limits)
+    result = differential.check(sample, code, CONFIG.limits, settings)
     out.update(status=result.status, reason=result.reason, compared=result.compared,
                differing=result.differing, dropped=dict(result.dropped),
                check_s=result.duration_s, flagged=result.differs,
@@ -137,6 +140,7 @@ def table(results: list[dict]) -> str:
             f"cost per checked attempt (median of {len(checked)}): the tests {tests:.2f} s, "
             f"the differential check {cost:.2f} s ({100 * cost / tests:.0f}% of the tests; "
             f"slowest check {worst:.2f} s)",
+            f"ratio, the check over its peer (the attempt's own test runs): {cost / tests:.2f}",
         ]
     return "\n".join(lines)
 
@@ -155,6 +159,13 @@ def main() -> int:
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--out", default="")
     parser.add_argument("--run", default="", help="a run directory (results.jsonl)")
+    parser.add_argument("--sample", default="", help="only the labelled rows of this sample")
+    parser.add_argument(
+        "--drawn",
+        type=int,
+        default=differential.ProbeSettings.drawn,
+        help="inputs drawn by hypothesis per target (0: none)",
+    )
     parser.add_argument(
         "--suite",
         default="mini",
@@ -173,10 +184,13 @@ def main() -> int:
     for label in () if args.run else ("overfit", "genuine"):
         for line in (DATA / f"{label}.jsonl").read_text().splitlines():
             row = json.loads(line)
+            if args.sample and row["sample"] != args.sample:
+                continue
             if row.get("suite", "mini") == args.suite and args.split in ("all", row["split"]):
                 todo.append((row, label))
     with ThreadPoolExecutor(args.jobs) as pool:
-        results = list(pool.map(lambda t: measure(t[0], samples, t[1]), todo))
+        settings = differential.ProbeSettings(drawn=args.drawn)
+        results = list(pool.map(lambda t: measure(t[0], samples, t[1], settings), todo))
     for r in results:
         mark = "FLAG" if r.get("flagged") else "    "
         print(
