@@ -85,6 +85,8 @@ def test_structured_text_takes_its_other_shapes(harness: dict) -> None:
     ints = list(shapes.texts("1, 2, x, 3"))
     assert "-1, 2, x, 3" in ints and "1.5, 2, x, 3" in ints and "1,, 2, x, 3" in ints
     assert not any("-" in t for t in shapes.texts("#112345"))  # a code, not a number
+    toml = list(shapes.texts('name = "x"\n[server]\nport = 80\n'))
+    assert 'name = "x"\nserver = 1' in toml and any("[name]" in t for t in toml)
     lines = list(shapes.texts("a\nb\n"))
     assert "a\r\nb\r\n" in lines and "a\nb" in lines and "a\n\nb\n" in lines
 
@@ -222,3 +224,64 @@ def test_partial_fixes_the_tests_let_through_are_found(
     assert outcome.status == "compared", outcome.reason
     assert outcome.witness is not None
     assert witness in outcome.witness.explain()
+
+
+# The three shapes the issue names, each a sample written here whose partial fix passes every
+# test it has and is wrong only on an input the tests never come near, beside a genuine rewrite.
+SHAPES = {
+    "longer-collection": (
+        "def total(items: list[int]) -> int:\n    return sum(items[:5])\n",
+        "def total(items: list[int]) -> int:\n    return sum(items)\n",
+        "def total(items: list[int]) -> int:\n    return sum(items[:10])\n",
+        "def total(items: list[int]) -> int:\n    out = 0\n    for i in items:\n"
+        "        out += i\n    return out\n",
+        "from mod import total\n\n\ndef test_six():\n"
+        "    assert total([1, 2, 3, 4, 5, 6]) == 21\n\n\n"
+        "def test_two():\n    assert total([4, 5]) == 9\n",
+    ),
+    "none-in-a-mapping": (
+        "from typing import Any\n\n\ndef set_keys(cfg: dict[str, Any]) -> list[str]:\n"
+        "    return sorted(cfg)\n",
+        "from typing import Any\n\n\ndef set_keys(cfg: dict[str, Any]) -> list[str]:\n"
+        "    return sorted(k for k, v in cfg.items() if v not in (None, ''))\n",
+        "from typing import Any\n\n\ndef set_keys(cfg: dict[str, Any]) -> list[str]:\n"
+        "    return sorted(k for k, v in cfg.items() if v != '')\n",
+        "from typing import Any\n\n\ndef set_keys(cfg: dict[str, Any]) -> list[str]:\n"
+        "    return sorted(k for k in cfg if cfg[k] is not None and cfg[k] != '')\n",
+        "from mod import set_keys\n\n\ndef test_empty_is_unset():\n"
+        "    assert set_keys({'a': '1', 'b': ''}) == ['a']\n",
+    ),
+    "scalar-json": (
+        "import json\n\n\ndef config_keys(text: str) -> list[str]:\n"
+        "    return sorted(json.loads(text))\n",
+        "import json\n\n\ndef config_keys(text: str) -> list[str]:\n    data = json.loads(text)\n"
+        "    return sorted(data) if isinstance(data, dict) else []\n",
+        "import json\n\n\ndef config_keys(text: str) -> list[str]:\n"
+        "    if text.strip().startswith('['):\n        return []\n"
+        "    return sorted(json.loads(text))\n",
+        "import json\n\n\ndef config_keys(text: str) -> list[str]:\n    data = json.loads(text)\n"
+        "    if not isinstance(data, dict):\n        return []\n    return sorted(data.keys())\n",
+        "from mod import config_keys\n\n\ndef test_object():\n"
+        "    assert config_keys('{\"b\": 1, \"a\": 2}') == ['a', 'b']\n\n\n"
+        "def test_a_list_has_no_keys():\n    assert config_keys('[1, 2]') == []\n",
+    ),
+}
+
+
+@pytest.mark.parametrize("shape", sorted(SHAPES))
+def test_the_issues_three_shapes_are_found_and_rewrites_pass(shape: str) -> None:
+    from truepass.patches.apply import unified_diff
+
+    buggy, fixed, partial, rewrite, tests = SHAPES[shape]
+    sample = RepairSample(
+        id=shape, language="python", defect_type="wrong-logic", description=shape,
+        files={"mod.py": buggy}, tests={"visible": {"test_mod.py": tests}, "hidden": {}},
+        fix=unified_diff({"mod.py": buggy}, {"mod.py": fixed}),
+        fault=[{"file": "mod.py", "lines": [1]}], source="truepass tests", leakage="private",
+    )  # fmt: skip
+    found = differential.check(sample, {"mod.py": partial}, Limits(timeout_s=60))
+    assert found.status == "compared" and found.witness is not None, found.note()
+    same = differential.check(sample, {"mod.py": rewrite}, Limits(timeout_s=60))
+    assert same.status == "compared" and same.compared > 0 and same.witness is None, (
+        same.witness.explain() if same.witness else same.note()
+    )

@@ -9,7 +9,8 @@ standard library only). Each is made from one recorded value, never from knowing
   one item appended), one level down too; None only where the parameter's annotation does not
   say its items are of a type that excludes it (``Mapping[str, str]`` gets no None);
 * ``text``: structured text turned into its other shapes: JSON whose top level is an object, a
-  list or a scalar becomes the other two (and null, and an empty one); numbers that are whole
+  list or a scalar becomes the others (and null, and an empty one); a TOML table becomes a
+  scalar and a top-level scalar a table (each kept only if it parses); numbers that are whole
   tokens of a text (not inside a word or a code such as ``#112345``) signed, negated, halved and
   zeroed; a delimited line with an empty field and a trailing delimiter; line-based text with
   CRLF endings, a trailing newline toggled and a blank line inserted;
@@ -151,6 +152,7 @@ def texts(value: Any) -> Iterator[str]:
     if type(value) is not str or not value.strip() or len(value) > 5000:
         return
     yield from _json_shapes(value)
+    yield from _toml_shapes(value)
     for match in list(_NUMBER.finditer(value))[:3]:
         start, end, number = match.start(), match.end(), match.group()
         for new in (f"-{number}", f"+{number}", "0", f"{number}.5" if "." not in number else "1"):
@@ -186,6 +188,42 @@ def _json_shapes(value: str) -> Iterator[str]:
     for shape in shapes:
         if shape != data:
             yield json.dumps(shape)
+
+
+def _toml_shapes(value: str) -> Iterator[str]:
+    """A TOML document with a table turned into a scalar (``[server]`` into ``server = 1``) and
+    a top-level scalar into a table; each kept only if it still parses."""
+    if "=" not in value or "\n" not in value:
+        return
+    try:
+        import tomllib
+
+        if not tomllib.loads(value):
+            return
+    except Exception:
+        return
+    lines = value.split("\n")
+    header = re.compile(r"^\[([A-Za-z0-9_-]+)\]\s*$")
+    scalar = re.compile(r"^([A-Za-z0-9_-]+)\s*=")
+    made = []
+    for i, line in enumerate(lines):
+        table, named = header.match(line), scalar.match(line)
+        if table:
+            end = next((j for j in range(i + 1, len(lines)) if lines[j].startswith("[")),
+                       len(lines))  # fmt: skip
+            made.append([*lines[:i], f"{table.group(1)} = 1", *lines[end:]])
+        elif named and not any(header.match(x) for x in lines[:i]):
+            rest = [x for j, x in enumerate(lines) if j != i]
+            made.append([*rest, f"[{named.group(1)}]", "value = 1"])
+        if len(made) >= 3:
+            break
+    for new in made:
+        text = "\n".join(new)
+        try:
+            tomllib.loads(text)
+        except Exception:
+            continue
+        yield text
 
 
 def _leaves(data: Any, depth: int = 0) -> Iterator[Any]:
