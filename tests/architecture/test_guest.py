@@ -1,7 +1,8 @@
 """The files that run inside the sandbox (the guest side) import only the standard library, the
-test tools the sandbox's interpreter has (pytest and coverage), each other, and the few truepass
-modules shipped beside them: never the host side of truepass, so that nothing of the trusted
-process runs in the sandbox and a shipped file works without truepass installed there."""
+test tools the sandbox's interpreter has (pytest, coverage and, guarded, hypothesis), each
+other, and the few truepass modules shipped beside them: never the host side of truepass, so
+that nothing of the trusted process runs in the sandbox and a shipped file works without
+truepass installed there."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ GUEST = [
     *sorted(ROOT.glob("families/*/harness/*.py")),
     ROOT / "families" / "codegen" / "adapters" / "humaneval_record.py",
 ]
-TEST_TOOLS = {"pytest", "_pytest", "coverage"}
+TEST_TOOLS = {"pytest", "_pytest", "coverage", "hypothesis"}  # hypothesis: guarded, optional
 SHIPPED = {  # truepass modules the differential probe ships into the sandbox beside its plugin
     "truepass.sandbox.guest", "truepass.sandbox.guest.plainvalues", "truepass.pycode",
     "truepass.pycode.values", "truepass.pycode.inputs", "truepass.pycode.invariants",
