@@ -54,7 +54,7 @@ class ProbeSettings:
     budget_s: float = 20.0  # wall-clock seconds for all replays of one attempt
     call_cpu_s: float = 1.0  # CPU seconds per replayed call
     slow_s: float = 0.25  # a reference call slower than this drops the input
-    drawn: int = 30  # inputs drawn by hypothesis per target (0: none)
+    drawn: int = 10  # inputs drawn by hypothesis per target (0: none)
     seed: int = 0
 
 

@@ -439,7 +439,7 @@ def _mutations(t: _Target) -> list[tuple[str, tuple[Any, ...], dict[str, Any]]]:
         seed=int(_CONFIG.get("seed", 0)),
         name=t.name,
         cap=int(_CONFIG.get("max_inputs", 150)),
-        drawn=int(_CONFIG.get("drawn", 30)),
+        drawn=int(_CONFIG.get("drawn", 10)),
         copier=_fresh,
         declared=_declared(t.original),
     )

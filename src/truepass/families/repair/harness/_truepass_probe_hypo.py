@@ -13,7 +13,8 @@ Per argument, from the values the tests passed there:
 * anything else (objects, values of mixed types): one of the recorded values, as recorded.
 
 Drawing is derandomised (the same inputs for the same recorded calls) with no example database
-and the ``generate`` phase only, ``max_examples`` per target.
+and the ``generate`` phase only, ``max_examples`` per target (``ProbeSettings.drawn``, 10 by
+default: hypothesis's engine costs a few milliseconds an example).
 """
 
 from __future__ import annotations
@@ -120,3 +121,13 @@ def draw(calls: list[Call], budget: int) -> list[Call]:
     with contextlib.suppress(Exception):  # an unusable strategy: what was drawn so far
         collect()
     return [(row, calls[n % len(calls)][1]) for n, row in enumerate(drawn[:budget])]
+
+
+def warm_up() -> None:
+    """One tiny draw, so that hypothesis's lazily imported engine is loaded where this module is
+    imported: in a warm worker, once, rather than in every forked run."""
+    with contextlib.suppress(Exception):
+        draw([((0, "a", [0]), {})], 2)
+
+
+warm_up()

@@ -182,7 +182,7 @@ def generate(
     copier: Callable[[Any], Any],
     randoms: int = 8,
     declared: dict[int | str, str] | None = None,
-    drawn: int = 30,
+    drawn: int = 10,
 ) -> list[Input]:
     """Up to ``cap`` new inputs (see the module docstring and ``_truepass_probe_shapes``),
     ``none`` ones first, then swaps, boundary, value, cross, size, hole, text and random ones;
