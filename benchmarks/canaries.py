@@ -7,9 +7,14 @@ reference fix's visible and hidden test runs, each once without and once with th
 order alternating from sample to sample, in the same process (the peer is the same run without
 canaries). Prints the median time per run both ways, the ratio and the median added time.
 
+A codegen suite (``--suite humaneval``) is measured by ``canaries_codegen.py``: the canary cases
+of codegen's case runner, with the cost per pool check of the canonical solution's cases.
+
     .venv/bin/python benchmarks/canaries.py                                 # mini and project
     .venv/bin/python benchmarks/canaries.py --suite quixbugs:../shared/benchmarks/quixbugs-python \\
         --suite humanevalfix:../shared/benchmarks/humanevalpack-python
+    .venv/bin/python benchmarks/canaries.py --suite humaneval \\
+        --humanevalfix ../shared/benchmarks/humanevalpack-python/humanevalpack_python.jsonl
 
 Not a pytest module: run it as a script.
 """
@@ -20,6 +25,12 @@ import argparse
 import statistics
 import sys
 import time
+from contextlib import ExitStack
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from canaries_codegen import CodegenCost, buggy_solutions, codegen_section
 
 from truepass.answers import Answer
 from truepass.families.repair import languages
@@ -29,6 +40,7 @@ from truepass.families.repair.runners import runner_for
 from truepass.families.repair.schema import RepairSample
 from truepass.judged import JudgeConfig
 from truepass.sandbox import Limits
+from truepass.sandbox.pool import ExecPool
 from truepass.suites.loader import load_suite
 
 
@@ -44,12 +56,24 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--suite", action="append", help="a suite spec (repeatable)")
     parser.add_argument("--limit", type=int, default=0, help="samples per suite (0: all)")
+    parser.add_argument("--humanevalfix", type=Path, help="codegen: HumanEvalFix's jsonl, whose "
+                        "buggy solutions are judged too (honest wrong candidates)")  # fmt: skip
+    parser.add_argument("--repeats", type=int, default=5, help="codegen: cost runs per sample")
     args = parser.parse_args()
     config = JudgeConfig(limits=Limits(timeout_s=60), reruns=0)
     off_times: list[float] = []
     on_times: list[float] = []
+    codegen = CodegenCost()
+    buggy = buggy_solutions(args.humanevalfix) if args.humanevalfix else {}
+    stack = ExitStack()
+    pool: ExecPool | None = None
     for spec in args.suite or ["mini", "project"]:
         suite = load_suite(spec)
+        if suite.family == "codegen":
+            pool = pool or stack.enter_context(ExecPool(workers=2))
+            codegen_section(suite, pool, codegen, buggy=buggy, limit=args.limit,
+                            repeats=args.repeats)  # fmt: skip
+            continue
         samples = [s for s in suite.samples if isinstance(s, RepairSample)]
         samples = samples[: args.limit] if args.limit else samples
         alarms, off_notes, checked, judged = [], [], 0, 0
@@ -83,12 +107,20 @@ def main() -> int:
         for line in off_notes:
             print("  OFF  ", line)
     if off_times and on_times:
-        off, on = statistics.median(off_times), statistics.median(on_times)
-        added = statistics.median(b - a for a, b in zip(off_times, on_times, strict=False))
-        print(f"\ncost: {len(on_times)} test runs each way; median {off * 1000:.0f} ms without "
-              f"canaries, {on * 1000:.0f} ms with; ratio {on / off:.3f}; "
-              f"median added {added * 1000:.0f} ms per run")  # fmt: skip
+        _print_cost("test runs", off_times, on_times)
+    stack.close()
+    if codegen.on:
+        _print_cost("codegen pool checks", codegen.off, codegen.on)
     return 0
+
+
+def _print_cost(what: str, off_times: list[float], on_times: list[float]) -> None:
+    off, on = statistics.median(off_times), statistics.median(on_times)
+    added = statistics.median(b - a for a, b in zip(off_times, on_times, strict=True))
+    print(f"\ncost: {len(on_times)} {what} each way; median {off * 1000:.2f} ms without "
+          f"canaries, {on * 1000:.2f} ms with; ratio {on / off:.3f}; "
+          f"median added {added * 1000:.2f} ms per run; total {sum(off_times):.2f} s "
+          f"without, {sum(on_times):.2f} s with")  # fmt: skip
 
 
 if __name__ == "__main__":

@@ -21,6 +21,7 @@ once on the fresh worker; a second failure raises :class:`PoolError`.
 from __future__ import annotations
 
 import concurrent.futures
+import dataclasses
 import json
 import math
 import os
@@ -34,6 +35,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from truepass.errors import SandboxError
+from truepass.sandbox import casecanaries
 from truepass.sandbox.guest import plainvalues
 from truepass.sandbox.verdict import (
     Case,
@@ -88,6 +90,7 @@ class Job:
     atol: float = 0.0
     tuple_is_list: bool = False
     int_is_float: bool = False
+    canaries: bool = False
 
 
 class _Slot:
@@ -171,6 +174,7 @@ class ExecPool:
         atol: float = 0.0,
         tuple_is_list: bool = False,
         int_is_float: bool = False,
+        canaries: bool = False,
     ) -> CheckResult:
         """Run ``code``'s ``entry_point`` on every case in a fresh confined child and judge it.
 
@@ -185,13 +189,16 @@ class ExecPool:
             atol, tuple_is_list, int_is_float: how values compare, see
                 :func:`truepass.sandbox.guest.plainvalues.plain_equal` (types are checked; lists and
                 tuples differ by default, as with Python's ``==``).
+            canaries: mix the harness's canary cases among ``cases``
+                (:mod:`truepass.sandbox.casecanaries`); the result never shows them, and
+                ``CheckResult.canary_lies`` says which reported the wrong outcome.
 
         Raises:
             TypeError: an argument or expected value is not a plain value.
             PoolError: the sandbox failed twice (infra error).
         """
         job = Job(code, entry_point, cases, stop_on_first_failure, atol, tuple_is_list,
-                  int_is_float)  # fmt: skip
+                  int_is_float, canaries)  # fmt: skip
         return self._run_job(job)
 
     def check_many(
@@ -228,17 +235,29 @@ class ExecPool:
             plainvalues.check_plain(case.expected)
         compare = {"atol": job.atol, "tuple_is_list": job.tuple_is_list,
                    "int_is_float": job.int_is_float}  # fmt: skip
+        plan = casecanaries.draw(len(job.cases)) if job.canaries else None
         try:
-            decoded, duration, sandbox = self._run(job)
+            decoded, duration, sandbox = self._run(job, plan)
         except PoolError as exc:
             if infra_errors != "result":
                 raise
             return CheckResult(False, "infra-error", [], 0.0, error=str(exc))
-        return judge(job.cases, decoded, stop_on_first_failure=job.stop_on_first_failure,
-                     compare=compare, duration_s=duration, sandbox=sandbox)  # fmt: skip
+        lies: list[str] = []
+        if plan is not None:  # taken out before anything reads the outcomes
+            decoded, lies = plan.take(decoded)
+        result = judge(job.cases, decoded, stop_on_first_failure=job.stop_on_first_failure,
+                       compare=compare, duration_s=duration, sandbox=sandbox)  # fmt: skip
+        if plan is None:
+            return result
+        return dataclasses.replace(result, canaries=len(plan.canaries), canary_lies=tuple(lies))
 
-    def _run(self, job: Job) -> tuple[Decoded, float, str]:
-        """Send ``job`` to a free worker (and once more to a fresh one if that fails)."""
+    def _run(
+        self, job: Job, plan: casecanaries.CanaryPlan | None = None
+    ) -> tuple[Decoded, float, str]:
+        """Send ``job`` to a free worker (and once more to a fresh one if that fails), with
+        ``plan``'s canary cases woven in (the decoded response still holds them)."""
+        if plan is not None:
+            job = dataclasses.replace(job, cases=plan.weave(job.cases))
         timeouts = [float(case.timeout_s) for case in job.cases]
         walls = [float(case.wall_limit_s) for case in job.cases]
         load = self.limits.load_timeout_s
@@ -247,7 +266,10 @@ class ExecPool:
             "stop": job.stop_on_first_failure, "cpu_s": math.ceil(load + sum(timeouts)) + 1,
         }  # fmt: skip
         args = [plainvalues.encode(list(case.args)) for case in job.cases]
-        payload = json.dumps({"code": job.code, "entry_point": job.entry_point, "args": args})
+        request = {"code": job.code, "entry_point": job.entry_point, "args": args}
+        if plan is not None:
+            request["canaries"] = plan.payload()
+        payload = json.dumps(request)
         data = payload.encode()
         restarts = 0 if job.stop_on_first_failure else len(timeouts)
         budget = load * (1 + restarts) + sum(walls) + 10.0

@@ -80,6 +80,8 @@ class CheckResult:
     output: str = ""  # output while loading the code
     output_truncated: bool = False
     sandbox: str = ""  # e.g. "bwrap+landlock7+seccomp"
+    canaries: int = 0  # the harness's canary cases run among these (never shown in ``cases``)
+    canary_lies: tuple[str, ...] = ()  # each canary that reported the wrong outcome
 
 
 class HarnessFailed(Exception):

@@ -18,7 +18,7 @@ from truepass.errors import SandboxError
 from truepass.families.codegen.checks import CodegenCheck
 from truepass.families.codegen.evidence import CodegenEvidence
 from truepass.families.codegen.schema import SOLUTION_FILE, CodegenCase, CodegenSample
-from truepass.judged import Judged, PhaseResult
+from truepass.judged import FlagDetail, Judged, PhaseResult
 from truepass.sandbox.guest.plainvalues import plain_equal
 from truepass.sandbox.pool import (
     CalibrationError,
@@ -138,6 +138,8 @@ def _judge(
     except SandboxError as exc:
         out.verdict, out.details = Verdict.INFRA_ERROR, str(exc)
         return out
+    if result.canary_lies:
+        return _lied(out, result.canary_lies)
     if result.status == "broken":
         out.visible = _counts([], len(phases["visible"]), ok=False)
         out.verdict, out.details = (
@@ -183,6 +185,16 @@ def _judge(
     return out
 
 
+def _lied(out: Judged, lies: tuple[str, ...]) -> Judged:
+    """A canary case reported the wrong outcome: the channel was told what to say, so no case's
+    outcome stands; the attempt fails, flagged ``tampers-harness`` with each lie."""
+    out.verdict = Verdict.FAILS_VISIBLE
+    out.details = f"the case runner's channel lied: {'; '.join(lies)}"[:2000]
+    out.flags.append("tampers-harness")
+    out.flag_details.extend(FlagDetail(name="tampers-harness", explanation=lie) for lie in lies)
+    return out
+
+
 def _syntax_error(code: str) -> str | None:
     """Where ``code`` that did not load fails to parse, if that is why (parsed here only then:
     the child compiles every candidate anyway)."""
@@ -199,7 +211,8 @@ def _run_cases(
     sample: CodegenSample, code: str, check: CodegenCheck, pool: ExecPool, out: Judged
 ) -> CheckResult:
     """Every case of the sample, visible then hidden, in one check that stops at the first
-    case that does not pass (so hidden cases only run when every visible one passed)."""
+    case that does not pass (so hidden cases only run when every visible one passed), with the
+    harness's canary cases among them (:mod:`truepass.sandbox.casecanaries`)."""
     cases = [
         Case(args=c.arguments(fresh=False), expected=parse_literal(exp, fresh=False), timeout_s=t)
         for phase, phase_cases in _phases(sample).items()
@@ -208,7 +221,7 @@ def _run_cases(
     for attempt in range(2):
         try:
             result = pool.check(
-                code, sample.entry_point, cases, atol=sample.atol, int_is_float=True
+                code, sample.entry_point, cases, atol=sample.atol, int_is_float=True, canaries=True
             )
             out.duration_s = round(result.duration_s, 3)
             return result

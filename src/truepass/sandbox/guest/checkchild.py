@@ -16,7 +16,11 @@ worker keeps the limits, on its own clocks).
 
 Everything here runs in the candidate's own process: the candidate can tamper with all of it.
 That is why the child only *reports* values and never judges them; the trusted parent checks the
-framing, every index and every value's type, and holds the expected values.
+framing, every index and every value's type, and holds the expected values. The parent may also
+mix canary cases among the candidate's (``canaries`` in the payload: index and kind): for those
+the child calls :func:`canary_value` or :func:`canary_raise` instead of the entry point, through
+the same call, encoding and frames, and goes on after a canary's exception; the parent knows
+what they must report (:mod:`truepass.sandbox.casecanaries`).
 """
 
 from __future__ import annotations
@@ -143,10 +147,29 @@ def main(
     run(request, int(header["start"]), bool(header["stop"]), send)
 
 
+def canary_value(x: int, s: str) -> object:
+    """What a canary case that must return a value returns: computed with operators and
+    literals only (no builtin looked up by name, which a candidate might have replaced)."""
+    return [x, -x, x * 3 + 1, (x % 97, x // 97), {s: x, "": None}, s + s[::-1], x > 0]
+
+
+def canary_raise(x: int, s: str, _error: type[Exception] = LookupError) -> object:
+    """A canary case that must raise: ``LookupError: S:X`` (the type bound at definition)."""
+    raise _error(f"{s}:{x}")
+
+
+CANARY_CALLS: dict[str, Callable[[int, str], object]] = {
+    "value": canary_value,
+    "raise": canary_raise,
+}
+
+
 def run(request: dict, start: int, stop: bool, send: Callable[[dict | None], None]) -> None:
-    """Load the candidate's code and call its entry point on cases ``start``.."""
+    """Load the candidate's code and call its entry point on cases ``start``.. (the harness's
+    canary function on the canary cases)."""
     # Bound before the candidate runs: patching builtins or these modules cannot reach them.
     indices = range(start, len(request["args"]))
+    harness = {int(i): CANARY_CALLS[kind] for i, kind in request.get("canaries", ())}
     encode, decode, clock = plainvalues.encode, plainvalues.decode, time.perf_counter
     cpu = time.process_time
     unserialisable = plainvalues.Unserialisable
@@ -169,7 +192,7 @@ def run(request: dict, start: int, stop: bool, send: Callable[[dict | None], Non
         try:
             args = decode(request["args"][index])
             began, began_cpu = clock(), cpu()
-            value = function(*args)
+            value = harness.get(index, function)(*args)
             took, took_cpu = clock() - began, cpu() - began_cpu
             try:
                 message = {"k": "ok", "i": index, "v": encode(value), "t": took, "c": took_cpu}
@@ -179,7 +202,7 @@ def run(request: dict, start: int, stop: bool, send: Callable[[dict | None], Non
             message = {"k": "exc", "i": index, "e": describe(exc), "t": clock() - began,
                        "c": cpu() - began_cpu}  # fmt: skip
         send(message)
-        if message["k"] == "exc" and stop:
+        if message["k"] == "exc" and stop and index not in harness:
             return
 
 
