@@ -110,7 +110,13 @@ def run_cmd(
 
 def judge_cmd(
     suite: SuiteOpt,
-    patches: Annotated[Path, typer.Option(help="Patches JSONL (docs/patches-format.md).")],
+    patches: Annotated[
+        list[Path],
+        typer.Option(
+            help="Patches file: truepass's JSONL or SWE-bench predictions (JSONL, a JSON list, or "
+            "preds.json keyed by instance id); repeat for several (docs/patches-format.md)."
+        ),
+    ],
     out: OutOpt = Path("runs/judge"),
     jobs: JobsOpt = 2,
     timeout: TimeoutOpt = 60.0,
@@ -124,7 +130,7 @@ def judge_cmd(
     with errors():
         where = parse_executor(executor)
         loaded = load_suite(suite)
-        result = _execute(loaded, [f"replay:{patches}"], out, jobs, None,
+        result = _execute(loaded, [f"replay:{p}" for p in patches], out, jobs, None,
                           _config(timeout, reruns, test_selection, differential), executor=where,
                           check_cache=check_cache)  # fmt: skip
     _report(result, out)
