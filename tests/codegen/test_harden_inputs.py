@@ -111,6 +111,16 @@ def test_invariants_learned_from_visible_inputs_are_kept() -> None:
         assert g.args[1] == sorted(g.args[1]) and len(set(g.args[1])) == len(g.args[1])  # type: ignore[arg-type,call-overload]
 
 
+def test_intervals_keep_their_ends_in_order() -> None:
+    visible: list[list[object]] = [[(9, 17), (1, 5)], [(13, 13), (2, 8)], [(0, 4), (3, 3)]]
+    invariants = learn(visible)
+    assert {"ascending@0", "ascending@1"} <= {str(i) for i in invariants}
+    assert repair(invariants, [(9, 2), (1, 5)]) == [(2, 9), (1, 5)]  # turned, not refused
+    assert not learn([[(3, 1)], [(1, 2)], [(2, 5)]])  # one descending pair: no rule
+    words = learn([[("b", "a")], [("a", "b")], [("c", "d")]])
+    assert not [i for i in words if "ascending" in str(i)]  # numbers only
+
+
 def test_no_invariant_without_evidence() -> None:
     assert learn([["ab", [3, 1]]]) == []  # one input proves nothing
     assert not [i for i in learn([[[1, 1, 2]], [[3, 4, 5]], [[2, 2]]]) if "distinct" in str(i)]

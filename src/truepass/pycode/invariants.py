@@ -18,6 +18,8 @@ alphabet and tuple-length rules applied while generating):
   at least two numbers"), ``sorted`` (non-decreasing) or ``sorted-desc``, ``distinct`` (no
   repeated element), ``rectangular`` and ``square`` (lists of rows), ``permutation`` (the
   items, flattened, are 1..n);
+* tuples: ``ascending`` (numbers in non-decreasing order, as a ``(start, end)`` interval's are;
+  when three or more visible tuples of two or more items are);
 * ints: ``prime``, ``composite``.
 
 The empty inputs the generator makes on purpose are dropped where ``non-empty`` holds: "the
@@ -59,6 +61,12 @@ def _is_sorted(items: list[Any], reverse: bool = False) -> bool:
         return all((b <= a) if reverse else (a <= b) for a, b in itertools.pairwise(items))
     except TypeError:
         return False
+
+
+def _ascending(items: tuple[Any, ...]) -> bool:
+    """Numbers (not booleans) in non-decreasing order."""
+    numbers = all(isinstance(v, int | float) and not isinstance(v, bool) for v in items)
+    return numbers and all(a <= b for a, b in itertools.pairwise(items))
 
 
 def _distinct(items: list[Any]) -> bool:
@@ -122,6 +130,8 @@ PROPERTIES = (
              lambda vs: sum(len(v) >= 2 and type(v[0]) is list for v in vs) >= 2),
     Property("permutation", (list,), _permutation,
              lambda vs: sum(len(_flat(v)) >= 4 for v in vs) >= 2),
+    Property("ascending", (tuple,), lambda v: _ascending(v),
+             lambda vs: sum(len(v) >= 2 for v in vs) >= 3),
     Property("prime", (int,), is_prime, lambda vs: len(vs) >= 3),
     Property("composite", (int,), lambda n: n > 1 and not is_prime(n), lambda vs: len(vs) >= 4),
 )  # fmt: skip
@@ -220,6 +230,7 @@ FIXES: dict[str, Callable[[Any], object]] = {
     "sorted": lambda v: _fix_sorted(v, False),
     "sorted-desc": lambda v: _fix_sorted(v, True),
     "distinct": lambda v: list({stable_key(i): i for i in reversed(v)}.values())[::-1],
+    "ascending": lambda v: tuple(_fix_sorted(list(v), False)),
 }  # the other properties cannot be repaired: an input breaking them is refused
 
 
