@@ -352,7 +352,7 @@ def test_writes_outside_the_run_are_refused() -> None:
                         f.write("x")
 
             def test_allowed(tmp_path):
-                for path in ("/workspace/x", "/tmp/x", "/dev/shm/x"):
+                for path in ("/workspace/x", "/tmp/tp-written", "/dev/shm/tp-written"):
                     with open(path, "w") as f:
                         f.write("x")
             """
