@@ -130,7 +130,7 @@ PROPERTIES = (
              lambda vs: sum(len(v) >= 2 and type(v[0]) is list for v in vs) >= 2),
     Property("permutation", (list,), _permutation,
              lambda vs: sum(len(_flat(v)) >= 4 for v in vs) >= 2),
-    Property("ascending", (tuple,), lambda v: _ascending(v),
+    Property("ascending", (tuple,), _ascending,
              lambda vs: sum(len(v) >= 2 for v in vs) >= 3),
     Property("prime", (int,), is_prime, lambda vs: len(vs) >= 3),
     Property("composite", (int,), lambda n: n > 1 and not is_prime(n), lambda vs: len(vs) >= 4),

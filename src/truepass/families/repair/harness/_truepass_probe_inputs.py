@@ -272,14 +272,14 @@ def generate(
                     put("value", changed)
                 for changed in itertools.islice(_shapes.object_sizes(value, copier), 12):
                     put("size", changed)
-                for new in _shapes.sizes(value) if type(value) in (list, tuple, dict) else ():
+                for new in _shapes.sizes(value) if type(value) in (list, dict) else ():
                     put("size", new)
                 continue
-            for new in _shapes.crossings(flat, pos, declared.get(j if j is not None else k, "")):
+            slot_declared = declared.get(j if j is not None else k, "")
+            for new in _shapes.crossings(flat, pos, slot_declared):
                 put("cross", new)
             for new in _shapes.sizes(value):
                 put("size", new)
-            slot_declared = declared.get(j if j is not None else k, "")
             nones = _shapes.admits_none(slot_declared)
             for new in itertools.islice(_shapes.holes(value, nones), 12):
                 put("hole", new)
