@@ -421,6 +421,14 @@ class SandboxSession:
             dirs, name = self._resolve(path)
             return self._read(dirs, name, self.read_bytes, path).decode("utf-8", "replace")
 
+    def read_binary(self, path: str, limit: int | None = None) -> bytes:
+        """The bytes of workspace file ``path`` (at most ``limit``, default ``disk_mb``); raises
+        as :meth:`read_file` does."""
+        with self._lock:
+            self._check_open()
+            dirs, name = self._resolve(path)
+            return self._read(dirs, name, limit or self.limits.disk_mb << 20, path)
+
     def write_file(self, path: str, text: str) -> None:
         """Write ``text`` to workspace file ``path``, creating directories on the way.
 

@@ -17,6 +17,7 @@ from truepass.answers import Answer
 from truepass.errors import PatchError, SandboxError
 from truepass.families.repair import differential, languages, selection
 from truepass.families.repair.checks import RepairCheck
+from truepass.families.repair.environments.uvtool import EnvironmentUnbuilt
 from truepass.families.repair.evidence import RepairEvidence
 from truepass.families.repair.fakefix import detect_fake_fix
 from truepass.families.repair.patching import apply_to_sample
@@ -178,9 +179,9 @@ def check_sample(sample: RepairSample, config: JudgeConfig) -> RepairCheck:
         canaries, note = False, f"canaries misbehave on the pristine code: {exc}"
         try:
             runs = _check_runs(sample, fixed.files, _runner(sample, config, [0]))
-        except (InfraFailure, MissingModule, CanaryAlarm) as again:
+        except (InfraFailure, MissingModule, CanaryAlarm, EnvironmentUnbuilt) as again:
             return _check_failure(sample, again)
-    except (InfraFailure, MissingModule) as exc:
+    except (InfraFailure, MissingModule, EnvironmentUnbuilt) as exc:
         return _check_failure(sample, exc)
     buggy, good, good_hidden, buggy_hidden = runs
     assert buggy is not None and good is not None
@@ -208,6 +209,14 @@ def _check_runs(sample: RepairSample, fixed: dict[str, str], run: Runner) -> Che
 def _check_failure(sample: RepairSample, exc: Exception) -> RepairCheck:
     if isinstance(exc, MissingModule):
         return _environment(sample, exc.module)
+    if isinstance(exc, EnvironmentUnbuilt):
+        # not cached (status environment): a resumed run tries to build it again
+        return RepairCheck(
+            sample_id=sample.id,
+            valid=False,
+            status=CheckStatus.ENVIRONMENT,
+            reason=f"environment: the repository's environment cannot be built: {exc}",
+        )
     return RepairCheck(
         sample_id=sample.id,
         valid=False,

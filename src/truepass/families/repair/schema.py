@@ -7,6 +7,7 @@ from pathlib import PurePosixPath
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from truepass.families.repair.environments.spec import EnvSpec
 from truepass.paths import check_relative_path
 from truepass.suites.fields import Leakage
 
@@ -145,6 +146,11 @@ class RepairSample(_Strict):
     source: str = Field(min_length=1)
     leakage: Leakage
     test_command: list[str] | None = None
+    environment: EnvSpec | None = Field(
+        default=None,
+        description="the repository's own environment (docs/environments.md): tests run with "
+        "its interpreter and packages; None: truepass's own interpreter",
+    )
     known_overfit: str | None = None
     meta: dict[str, object] = Field(default_factory=dict)
 

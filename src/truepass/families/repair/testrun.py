@@ -38,7 +38,14 @@ def is_pytest_command(argv: list[str] | None) -> bool:
     return head[:1] == ["pytest"] or head[1:3] == ["-m", "pytest"]
 
 
-def build_argv(sample: RepairSample, test_paths: list[str], last: Sequence[str] = ()) -> list[str]:
+def build_argv(
+    sample: RepairSample,
+    test_paths: list[str],
+    last: Sequence[str] = (),
+    *,
+    python: str = sys.executable,
+    plugins: Sequence[str] = (),
+) -> list[str]:
     """The command run in the workspace: pytest with our reporter, or the suite's own command;
     ``last``: test files pytest runs after the others (the canaries). A suite's own pytest
     command keeps its own selection: ``last`` is not added to it (a path argument would replace
@@ -53,8 +60,9 @@ def build_argv(sample: RepairSample, test_paths: list[str], last: Sequence[str] 
     # -P keeps the workspace off sys.path while pytest and the reporter load, so a candidate's
     # `pytest.py` or `_truepass_reporter.py` cannot shadow them.
     return [
-        sys.executable, "-P", "-m", "pytest", "-q", "-p", "no:cacheprovider",
-        "-p", "_truepass_reporter", "-o", "console_output_style=classic", *args,
+        python, "-P", "-m", "pytest", "-q", "-p", "no:cacheprovider",
+        "-p", "_truepass_reporter", *(a for p in plugins for a in ("-p", p)),
+        "-o", "console_output_style=classic", *args,
     ]  # fmt: skip
 
 
@@ -83,8 +91,7 @@ def run_tests(
     pytest = is_pytest_command(sample.test_command)
     cset = pytest_canaries(_test_dir(tests)) if canaries and pytest else None
     extra = cset.files if cset else {}
-    files = {**code, **tests, **extra}
-    argv = build_argv(sample, sorted(tests), list(extra))
+    files: dict[str, str | bytes] = {**code, **tests, **extra}
     env = {
         "PYTHONPATH": HARNESS_MOUNT,
         "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1",
@@ -94,6 +101,10 @@ def run_tests(
         env["TRUEPASS_COVERAGE"] = "1"
     if first is not None:
         env["TRUEPASS_SELECT"] = json.dumps({"mode": "first", "ids": first})
+    if sample.environment is not None:
+        return _without(cset, _run_in_environment(sample, code, tests, extra, files, env, limits))
+    argv = build_argv(sample, sorted(tests), list(extra))
+    binds = {str(harness_dir()): HARNESS_MOUNT}
     if pytest and not coverage and testpool.warm_wanted(warm):
         pristine = {p: c for p, c in code.items() if sample.files.get(p) == c and p not in tests}
         result = _run_warm(argv, files, {**tests, **extra}, pristine, env, limits)
@@ -101,10 +112,39 @@ def run_tests(
             run = parse_run(result, channel=True)
             run.warm = True
             return _without(cset, run)
-    result = run_sandboxed(
-        argv, files, limits=limits, env=env, ro_binds={str(harness_dir()): HARNESS_MOUNT}
-    )
+    result = run_sandboxed(argv, files, limits=limits, env=env, ro_binds=binds)
     return _without(cset, parse_run(result, channel=pytest))
+
+
+def _run_in_environment(
+    sample: RepairSample,
+    code: dict[str, str],
+    tests: dict[str, str],
+    extra: dict[str, str],
+    files: dict[str, str | bytes],
+    env: dict[str, str],
+    limits: Limits,
+) -> TestRun:
+    """A cold run with the repository's own environment (bound read-only at its own path):
+    its interpreter, its packages and its pytest plugins (autoloaded, as the repository runs
+    them); its compiled extensions laid into the workspace, or rebuilt first in the sandbox
+    when ``code`` changes their sources. Coverage runs need ``coverage`` in the environment.
+
+    Raises:
+        EnvironmentUnbuilt: the environment cannot be built (the sample is invalid, said why).
+    """
+    from truepass.families.repair.environments.build import ready
+
+    assert sample.environment is not None
+    built = ready(sample.environment, sample.files)
+    plugins = ["_truepass_rebuild"] if built.rebuilds(code) else []
+    argv = build_argv(sample, sorted(tests), list(extra), python=built.python, plugins=plugins)
+    env = {k: v for k, v in env.items() if k != "PYTEST_DISABLE_PLUGIN_AUTOLOAD"}
+    binds = {str(harness_dir()): HARNESS_MOUNT, **built.binds()}
+    result = run_sandboxed(
+        argv, {**files, **built.overlay_for(code)}, limits=limits, env=env, ro_binds=binds
+    )
+    return parse_run(result, channel=is_pytest_command(sample.test_command))
 
 
 def _without(cset: Canaries | None, run: TestRun) -> TestRun:

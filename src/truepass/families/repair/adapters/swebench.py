@@ -46,6 +46,9 @@ from truepass.families.repair.adapters.swebench_input import (
     instance_fields,
     read_records,
 )
+from truepass.families.repair.environments.declared import SpecFile, spec_for
+from truepass.families.repair.environments.spec import EnvSpec
+from truepass.families.repair.environments.uvtool import EnvironmentUnbuilt
 from truepass.families.repair.schema import ExpectedTests, FaultLocation, RepairSample, Tests
 from truepass.patches.apply import DEV_NULL, apply_diff, changed_lines, strip_prefix
 from truepass.suites.gitfiles import MAX_FILE_BYTES, GitError, Snapshot, snapshot
@@ -54,15 +57,18 @@ from truepass.suites.validation import invalid_sample
 SOURCE = "SWE-bench"
 RECENT_FROM = datetime(2023, 1, 1, tzinfo=UTC)
 DEFECT_TYPE = "issue"
+ENVIRONMENTS_FILE = "environments.toml"
 
 
-def load_swebench(path: Path) -> tuple[list[RepairSample], bytes]:
+def load_swebench(path: Path, *, environments: bool = True) -> tuple[list[RepairSample], bytes]:
     """Read SWE-bench instances and build their samples from the local repositories.
 
     Returns the samples and the bytes their content hash is taken over: the instance file,
     ``repos.toml`` if any, and the git tree id of every instance's base commit (which fixes
-    every file read). Raises :class:`SuiteError` naming the file, line, instance and field of the
-    first problem, and what to do about it.
+    every file read), and ``environments.toml`` if any. ``environments``: give each sample its
+    repository's own environment (docs/environments.md; False: truepass's interpreter runs the
+    tests). Raises :class:`SuiteError` naming the file, line, instance and field of the first
+    problem, and what to do about it.
     """
     path = Path(path)
     if not path.is_file():
@@ -76,8 +82,12 @@ def load_swebench(path: Path) -> tuple[list[RepairSample], bytes]:
     except (OSError, UnicodeDecodeError) as exc:
         raise SuiteError(f"cannot read as UTF-8 text: {exc}", location=str(path)) from exc
     repos = RepoMap(path.parent)
+    try:
+        specs = SpecFile(path.parent / ENVIRONMENTS_FILE)
+    except EnvironmentUnbuilt as exc:
+        raise SuiteError(str(exc), location=str(path.parent / ENVIRONMENTS_FILE)) from exc
     samples: list[RepairSample] = []
-    hashed = [raw, repos.raw]
+    hashed = [raw, repos.raw, specs.raw]
     seen: dict[str, str] = {}
     for where, record in read_records(path, text):
         iid = record.get("instance_id")
@@ -85,7 +95,9 @@ def load_swebench(path: Path) -> tuple[list[RepairSample], bytes]:
         try:
             fields = instance_fields(record)
             snap = snapshot(repos.find(fields.repo), fields.base_commit)
-            sample = instance_to_sample(fields, snap)
+            explicit = specs.find(fields.repo, _version(fields))
+            environment = spec_for(snap.files, explicit=explicit) if environments else None
+            sample = instance_to_sample(fields, snap, environment)
         except RecordError as exc:
             raise SuiteError(exc.message, location=label, field=exc.field) from exc
         except GitError as exc:
@@ -109,7 +121,14 @@ def load_swebench(path: Path) -> tuple[list[RepairSample], bytes]:
 # --- building the sample -------------------------------------------------------------------------
 
 
-def instance_to_sample(inst: Instance, snap: Snapshot) -> RepairSample:
+def _version(inst: Instance) -> str | None:
+    version = inst.extra.get("version")
+    return str(version) if version is not None else None
+
+
+def instance_to_sample(
+    inst: Instance, snap: Snapshot, environment: EnvSpec | None = None
+) -> RepairSample:
     """One checked instance and its base commit's files -> one sample."""
     repo, commit, patch, test_patch = inst.repo, inst.base_commit, inst.patch, inst.test_patch
     f2p, p2p = inst.fail_to_pass, inst.pass_to_pass
@@ -163,6 +182,7 @@ def instance_to_sample(inst: Instance, snap: Snapshot) -> RepairSample:
         source=f"{SOURCE} ({repo} @ {commit[:12]})",
         leakage="public-recent" if recent else "public-old",
         test_command=pytest_command(modules, files),
+        environment=environment,
         meta=meta,
     )
 

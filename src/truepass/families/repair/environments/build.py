@@ -1,0 +1,317 @@
+"""Build, cache and find the environment of an :class:`~.spec.EnvSpec`.
+
+An environment is a directory ``ENVS/KEY`` (``KEY``: the spec's content key, ``ENVS``:
+``$TRUEPASS_ENVS`` or ``~/.cache/truepass/envs``) holding a virtual environment, the project's
+compiled extensions (``overlay/``) and ``ready.json``, written last. It is built in three steps:
+
+1. trusted, with the network: ``uv venv`` and ``uv pip install --no-build --no-deps`` of the
+   pinned packages; only wheels are installed, unpacked by uv, so no package's code runs;
+   bytecode is compiled by the base interpreter without ``site`` (parsing, not running);
+2. untrusted, offline, in the sandbox (uid 65534, no network, the environment read-only): the
+   explicit spec's pre-install commands, the project's own build backend building an editable
+   wheel (its ``.pth`` names ``/workspace``, where every test run finds the repository), and
+   ``setup.py build_ext --inplace`` for compiled extensions; the wheel and the built
+   extensions are read back by the trusted process;
+3. trusted: the editable wheel installed by uv for the base interpreter's tags (the
+   environment's own interpreter, whose ``site`` would run ``.pth`` files, never runs outside
+   the sandbox).
+
+Tests then run in the sandbox with the environment bound read-only at its own path.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import hashlib
+import json
+import logging
+import os
+import shutil
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path, PurePosixPath
+
+from pydantic import BaseModel
+
+from truepass.errors import SandboxError
+from truepass.families.repair.environments.spec import EnvSpec
+from truepass.families.repair.environments.uvtool import EnvironmentUnbuilt, run_uv
+from truepass.paths import user_cache_dir
+from truepass.sandbox.models import Limits
+from truepass.sandbox.session import SandboxSession
+
+log = logging.getLogger(__name__)
+
+BUILD_LIMITS = Limits(
+    timeout_s=900, memory_mb=4096, cpu_s=900, max_processes=256, file_size_mb=512,
+    disk_mb=2048, open_files=1024,
+)  # fmt: skip
+BUILD_DIR = ".truepass-build"
+COMPILED_OUTPUTS = (".so", ".pyd")
+Progress = Callable[[str], None]
+
+
+def envs_dir() -> Path:
+    """Where environments are kept: ``$TRUEPASS_ENVS``, else ``~/.cache/truepass/envs``."""
+    return Path(os.environ.get("TRUEPASS_ENVS") or user_cache_dir() / "envs")
+
+
+class Built(BaseModel):
+    """``ready.json``: what was built, from which spec, and what it cost."""
+
+    key: str
+    spec: EnvSpec
+    interpreter: str
+    base_prefix: str
+    created_at: str
+    build_s: float
+    size_bytes: int
+    overlay: list[str]
+    extensions_digest: str | None = None
+    editable: str | None = None
+
+
+@dataclass(frozen=True)
+class Environment:
+    """A built environment, ready for test runs."""
+
+    root: Path
+    built: Built
+    overlay: dict[str, bytes] = field(default_factory=dict)
+
+    @property
+    def python(self) -> str:
+        return str(self.root / "venv" / "bin" / "python")
+
+    def binds(self) -> dict[str, str]:
+        """Host paths a test run binds read-only, each at its own path."""
+        return {str(self.root): str(self.root), self.built.base_prefix: self.built.base_prefix}
+
+    def rebuilds(self, code: Mapping[str, str]) -> bool:
+        """Does ``code`` change the compiled sources the overlay was built from?"""
+        exts = self.built.spec.extensions
+        return bool(exts) and extensions_digest(code, exts) != self.built.extensions_digest
+
+    def overlay_for(self, code: Mapping[str, str]) -> dict[str, bytes]:
+        """The compiled extensions to lay into a workspace of ``code`` (none when ``code``
+        changes their sources: then they are rebuilt in the run)."""
+        return {} if self.rebuilds(code) else dict(self.overlay)
+
+
+def extensions_digest(files: Mapping[str, str], sources: list[str]) -> str:
+    text = json.dumps([[p, files.get(p)] for p in sources])
+    return hashlib.sha256(text.encode()).hexdigest()[:20]
+
+
+_READY: dict[str, Environment] = {}
+
+
+def ready(
+    spec: EnvSpec, files: Mapping[str, str], *, progress: Progress | None = None
+) -> Environment:
+    """The environment of ``spec``, built from ``files`` (the repository at a commit) if it is
+    not in the cache yet. One process builds a key at a time (a file lock); the others wait.
+
+    Raises:
+        EnvironmentUnbuilt: it cannot be built; nothing is left in the cache.
+    """
+    if spec.problem is not None:
+        raise EnvironmentUnbuilt(spec.problem)
+    key = spec.key()
+    if key in _READY:
+        return _READY[key]
+    root = envs_dir() / key
+    with _locked(root):
+        env = _load(root)
+        if env is None:
+            env = _build(spec, files, root, progress or _log_progress)
+    _READY[key] = env
+    return env
+
+
+def _log_progress(message: str) -> None:
+    log.warning("%s", message)
+
+
+@contextlib.contextmanager
+def _locked(root: Path) -> Iterator[None]:
+    root.parent.mkdir(parents=True, exist_ok=True)
+    with open(root.parent / f"{root.name}.lock", "w") as fh:
+        fcntl.flock(fh, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(fh, fcntl.LOCK_UN)
+
+
+def _load(root: Path) -> Environment | None:
+    try:
+        built = Built.model_validate_json((root / "ready.json").read_text())
+    except (OSError, ValueError):
+        return None
+    overlay = {p: (root / "overlay" / p).read_bytes() for p in built.overlay}
+    os.utime(root / "ready.json")  # last used, for `truepass envs prune --unused-days`
+    return Environment(root=root, built=built, overlay=overlay)
+
+
+def _build(spec: EnvSpec, files: Mapping[str, str], root: Path, say: Progress) -> Environment:
+    started = time.monotonic()
+    key = root.name
+    shutil.rmtree(root, ignore_errors=True)
+    root.mkdir(parents=True)
+    try:
+        interpreter = find_interpreter(spec.python)
+        base_prefix = subprocess.run(
+            [interpreter, "-I", "-S", "-c", "import sys; print(sys.base_prefix)"],
+            capture_output=True, text=True, check=True,
+        ).stdout.strip()  # fmt: skip
+        venv = root / "venv"
+        n = len(spec.requirements) + len(spec.build_requires)
+        say(f"environment {key}: installing {n} pinned packages (Python {spec.python}, "
+            f"from {', '.join(spec.declared) or 'nothing declared'})")  # fmt: skip
+        run_uv(["venv", "--quiet", "--no-project", "--python", interpreter, str(venv)],
+               what="creating the virtual environment")  # fmt: skip
+        (root / "requirements.txt").write_text(
+            "\n".join(spec.requirements + spec.build_requires) + "\n"
+        )
+        run_uv(
+            ["pip", "install", "--quiet", "--no-build", "--no-deps", "--python",
+             str(venv / "bin" / "python"), "-r", str(root / "requirements.txt")],
+            what="installing the pinned packages (wheels only)",
+        )  # fmt: skip
+        site = _site_packages(venv)
+        subprocess.run(
+            [interpreter, "-I", "-S", "-m", "compileall", "-q", "-j", "0", str(site)],
+            capture_output=True, check=False,
+        )  # fmt: skip
+        overlay: dict[str, bytes] = {}
+        editable = None
+        if spec.project is not None or spec.pre_install:
+            say(f"environment {key}: building the project in the sandbox (offline)")
+            wheel, overlay = _sandboxed_build(spec, files, root, base_prefix)
+            if wheel is not None:
+                editable = _install_wheel(wheel, root, interpreter, site)
+        for rel, data in overlay.items():
+            dest = root / "overlay" / rel
+            dest.parent.mkdir(parents=True, exist_ok=True)
+            dest.write_bytes(data)
+        built = Built(
+            key=key, spec=spec, interpreter=interpreter, base_prefix=base_prefix,
+            created_at=datetime.now(UTC).isoformat(timespec="seconds"),
+            build_s=round(time.monotonic() - started, 2), size_bytes=_size(root),
+            overlay=sorted(overlay), editable=editable,
+            extensions_digest=extensions_digest(files, spec.extensions),
+        )  # fmt: skip
+        (root / "ready.json").write_text(built.model_dump_json(indent=1))
+    except BaseException:
+        shutil.rmtree(root, ignore_errors=True)
+        raise
+    say(f"environment {key}: ready in {built.build_s:.1f} s ({built.size_bytes >> 20} MiB)")
+    return Environment(root=root, built=built, overlay=overlay)
+
+
+def find_interpreter(minor: str) -> str:
+    """The interpreter of Python ``minor``: this one's base when it matches, else the one
+    ``uv python find`` finds on this machine (never downloaded)."""
+    if f"{sys.version_info.major}.{sys.version_info.minor}" == minor:
+        return str(Path(getattr(sys, "_base_executable", sys.executable)).resolve())
+    out = run_uv(["python", "find", "--no-managed-python", minor], what=f"finding Python {minor}")
+    return str(Path(out.strip()).resolve())
+
+
+def _site_packages(venv: Path) -> Path:
+    found = sorted(venv.glob("lib/python3*/site-packages"))
+    if not found:
+        raise EnvironmentUnbuilt(f"{venv}: no site-packages after creating it")
+    return found[0]
+
+
+_BUILD_SCRIPT = r"""
+import importlib, os, sys, tomllib
+data = {}
+if os.path.exists("pyproject.toml"):
+    with open("pyproject.toml", "rb") as fh:
+        data = tomllib.load(fh)
+system = data.get("build-system", {})
+backend = system.get("build-backend", "setuptools.build_meta:__legacy__")
+sys.path[:0] = [os.path.abspath(p) for p in system.get("backend-path", [])]
+name, _, attrs = backend.partition(":")
+hooks = importlib.import_module(name)
+for attr in filter(None, attrs.split(".")):
+    hooks = getattr(hooks, attr)
+os.makedirs(OUT, exist_ok=True)
+if not hasattr(hooks, "build_editable"):
+    sys.exit(f"the build backend {backend} cannot build an editable install (PEP 660)")
+print("WHEEL=" + hooks.build_editable(OUT))
+"""
+
+
+def _sandboxed_build(
+    spec: EnvSpec, files: Mapping[str, str], root: Path, base_prefix: str
+) -> tuple[bytes | None, dict[str, bytes]]:
+    """The editable wheel and the compiled extensions, built by the project's own code in the
+    sandbox, offline, with the environment read-only."""
+    python = str(root / "venv" / "bin" / "python")
+    binds = {str(root): str(root), base_prefix: base_prefix}
+    try:
+        with SandboxSession(
+            files, limits=BUILD_LIMITS, ro_binds=binds, env={"HOME": "/tmp"}
+        ) as box:
+            for command in spec.pre_install:
+                _step(box, ["/bin/sh", "-c", command], f"pre-install command {command!r}")
+            wheel = None
+            if spec.project is not None:
+                script = f"OUT = {BUILD_DIR!r}\n{_BUILD_SCRIPT}"
+                out = _step(box, [python, "-c", script], "the project's build backend")
+                name = next(
+                    (ln[6:] for ln in out.splitlines() if ln.startswith("WHEEL=")), ""
+                ).strip()
+                if not name or "/" in name:
+                    raise EnvironmentUnbuilt(f"the build backend named no wheel: {out[-300:]}")
+                wheel = (name, box.read_binary(f"{BUILD_DIR}/{name}"))
+            overlay: dict[str, bytes] = {}
+            if spec.extensions:
+                before = set(files)  # the backend may have built them in place already
+                _step(box, [python, "setup.py", "build_ext", "--inplace"], "building extensions")
+                for rel in sorted(set(box.list_files()) - before):
+                    top = PurePosixPath(rel).parts[0]
+                    if rel.endswith(COMPILED_OUTPUTS) and top not in ("build", BUILD_DIR):
+                        overlay[rel] = box.read_binary(rel)
+                if not overlay:
+                    raise EnvironmentUnbuilt("setup.py build_ext --inplace built no extension")
+    except SandboxError as exc:
+        raise EnvironmentUnbuilt(f"the sandbox failed while building: {exc}") from exc
+    if wheel is None:
+        return None, overlay
+    path = root / "wheels" / wheel[0]
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(wheel[1])
+    return path.read_bytes(), overlay
+
+
+def _step(box: SandboxSession, argv: list[str], what: str) -> str:
+    result = box.execute(argv)
+    if result.timed_out or result.returncode != 0:
+        tail = "\n".join((result.stderr or result.stdout).strip().splitlines()[-12:])
+        why = "timed out" if result.timed_out else f"exit {result.returncode}"
+        raise EnvironmentUnbuilt(f"{what} failed in the sandbox ({why}): {tail}")
+    return result.stdout
+
+
+def _install_wheel(wheel: bytes, root: Path, interpreter: str, site: Path) -> str:
+    path = next((root / "wheels").glob("*.whl"))
+    run_uv(
+        ["pip", "install", "--quiet", "--no-deps", "--offline", "--no-build", "--python",
+         interpreter, "--target", str(site), str(path)],
+        what="installing the project's editable wheel",
+    )  # fmt: skip
+    return path.name
+
+
+def _size(root: Path) -> int:
+    return sum(p.lstat().st_size for p in root.rglob("*") if p.is_file() and not p.is_symlink())
