@@ -247,3 +247,65 @@ def _message(repo: Path, sha: str) -> str:
 
 def created(h: Harvested) -> datetime | None:
     return datetime.fromisoformat(h.created_at) if h.created_at else None
+
+
+# --- a whole harvest, resumable ----------------------------------------------------------------
+
+INSTANCES = "instances.jsonl"
+LOG = "harvest.jsonl"
+REPOS = "repos.toml"
+
+
+class Logged(BaseModel):
+    """One line of ``harvest.jsonl``: a commit's outcome and its instance (when valid)."""
+
+    harvested: Harvested
+    instance: dict[str, object] | None = None
+
+
+def harvest(
+    repo: Path,
+    commits: list[str],
+    out: Path,
+    *,
+    name: str,
+    runs: int = 3,
+    limits: Limits = HARVEST_LIMITS,
+    progress: Progress | None = None,
+) -> list[Harvested]:
+    """Harvest ``commits`` of ``repo`` into ``out``: ``harvest.jsonl`` (every commit, appended
+    as each is done: an interrupted harvest resumes where it stopped), ``instances.jsonl`` (the
+    valid ones, in SWE-bench's shape) and ``repos.toml`` (``name`` -> the clone). An explicit
+    ``environments.toml`` in ``out`` overrides what the repository declares."""
+    from truepass.families.repair.adapters.swebench import ENVIRONMENTS_FILE
+    from truepass.families.repair.environments.declared import SpecFile
+
+    out.mkdir(parents=True, exist_ok=True)
+    explicit = SpecFile(out / ENVIRONMENTS_FILE).find(name, None)
+    done: dict[str, Logged] = {}
+    log_path = out / LOG
+    if log_path.is_file():
+        for line in log_path.read_text().splitlines():
+            if line.strip():
+                entry = Logged.model_validate_json(line)
+                done[entry.harvested.commit] = entry
+    shas = [git(repo, "rev-parse", f"{c}^{{commit}}").strip() for c in commits]
+    say = progress or (lambda _m: None)
+    for i, sha in enumerate(shas, 1):
+        if sha in done:
+            continue
+        say(f"[{i}/{len(shas)}] {sha[:12]}")
+        found, instance = harvest_commit(
+            repo, sha, name=name, runs=runs, limits=limits, explicit=explicit, progress=say
+        )
+        done[sha] = Logged(harvested=found, instance=instance)
+        with log_path.open("a") as fh:
+            fh.write(done[sha].model_dump_json() + "\n")
+    import json
+
+    rows = [done[s] for s in dict.fromkeys(shas)]
+    (out / INSTANCES).write_text(
+        "".join(json.dumps(r.instance) + "\n" for r in rows if r.instance is not None)
+    )
+    (out / REPOS).write_text(f"{json.dumps(name)} = {json.dumps(str(repo.resolve()))}\n")
+    return [r.harvested for r in rows]

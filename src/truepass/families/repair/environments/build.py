@@ -122,15 +122,14 @@ def ready(
     """
     if spec.problem is not None:
         raise EnvironmentUnbuilt(spec.problem)
-    key = spec.key()
-    if key in _READY:
-        return _READY[key]
-    root = envs_dir() / key
+    root = envs_dir() / spec.key()
+    if str(root) in _READY and (root / "ready.json").is_file():
+        return _READY[str(root)]
     with _locked(root):
         env = _load(root)
         if env is None:
             env = _build(spec, files, root, progress or _log_progress)
-    _READY[key] = env
+    _READY[str(root)] = env
     return env
 
 
@@ -195,7 +194,7 @@ def _build(spec: EnvSpec, files: Mapping[str, str], root: Path, say: Progress) -
             say(f"environment {key}: building the project in the sandbox (offline)")
             wheel, overlay = _sandboxed_build(spec, files, root, base_prefix)
             if wheel is not None:
-                editable = _install_wheel(wheel, root, interpreter, site)
+                editable = _install_wheel(wheel, interpreter, site)
         for rel, data in overlay.items():
             dest = root / "overlay" / rel
             dest.parent.mkdir(parents=True, exist_ok=True)
@@ -253,7 +252,7 @@ print("WHEEL=" + hooks.build_editable(OUT))
 
 def _sandboxed_build(
     spec: EnvSpec, files: Mapping[str, str], root: Path, base_prefix: str
-) -> tuple[bytes | None, dict[str, bytes]]:
+) -> tuple[Path | None, dict[str, bytes]]:
     """The editable wheel and the compiled extensions, built by the project's own code in the
     sandbox, offline, with the environment read-only."""
     python = str(root / "venv" / "bin" / "python")
@@ -291,7 +290,7 @@ def _sandboxed_build(
     path = root / "wheels" / wheel[0]
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_bytes(wheel[1])
-    return path.read_bytes(), overlay
+    return path, overlay
 
 
 def _step(box: SandboxSession, argv: list[str], what: str) -> str:
@@ -303,8 +302,7 @@ def _step(box: SandboxSession, argv: list[str], what: str) -> str:
     return result.stdout
 
 
-def _install_wheel(wheel: bytes, root: Path, interpreter: str, site: Path) -> str:
-    path = next((root / "wheels").glob("*.whl"))
+def _install_wheel(path: Path, interpreter: str, site: Path) -> str:
     run_uv(
         ["pip", "install", "--quiet", "--no-deps", "--offline", "--no-build", "--python",
          interpreter, "--target", str(site), str(path)],

@@ -109,7 +109,12 @@ def spec_for(files: Mapping[str, str], *, explicit: RepoSpec | None = None) -> E
         return None
     digest = hashlib.sha256(repr((sorted(declaring.items()), explicit)).encode()).hexdigest()
     try:
-        return _spec_for(digest, tuple(sorted(declaring.items())), explicit, _project_bits(files))
+        return _spec_for(
+            digest,
+            tuple(sorted(declaring.items())),
+            explicit.model_dump_json() if explicit else None,
+            _project_bits(files),
+        )
     except EnvironmentUnbuilt as exc:
         here = f"{sys.version_info.major}.{sys.version_info.minor}"
         return EnvSpec(
@@ -122,10 +127,11 @@ def spec_for(files: Mapping[str, str], *, explicit: RepoSpec | None = None) -> E
 def _spec_for(
     _digest: str,
     declaring_items: tuple[tuple[str, str], ...],
-    explicit: RepoSpec | None,
+    explicit_json: str | None,
     project_bits: tuple[str | None, tuple[str, ...]],
 ) -> EnvSpec:
     declaring = dict(declaring_items)
+    explicit = RepoSpec.model_validate_json(explicit_json) if explicit_json else None
     pyproject = _toml(declaring.get("pyproject.toml"))
     python = (explicit.python if explicit else None) or choose_python(
         pyproject.get("project", {}).get("requires-python")
