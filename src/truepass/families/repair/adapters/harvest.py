@@ -45,6 +45,7 @@ from truepass.suites.gitfiles import GitError, snapshot
 
 HARVEST_LIMITS = Limits(timeout_s=600, memory_mb=4096, cpu_s=600, disk_mb=1024)
 TEST_DIRS = frozenset({"tests", "test", "testing"})
+ENVIRONMENT_REASON = "environment: "
 Progress = Callable[[str], None]
 
 
@@ -176,7 +177,7 @@ def harvest_commit(
             runner.run(sample, fixed, sample.tests.visible, limits=limits) for _ in range(runs)
         ]
     except EnvironmentUnbuilt as exc:
-        out.reason = f"environment: {exc}"
+        out.reason = f"{ENVIRONMENT_REASON}{exc}"
         return out, None
     problem = _not_started(befores + afters)
     if problem:
@@ -288,7 +289,8 @@ def harvest(
         for line in log_path.read_text().splitlines():
             if line.strip():
                 entry = Logged.model_validate_json(line)
-                done[entry.harvested.commit] = entry
+                if not entry.harvested.reason.startswith(ENVIRONMENT_REASON):
+                    done[entry.harvested.commit] = entry  # an environment is tried again
     shas = [git(repo, "rev-parse", f"{c}^{{commit}}").strip() for c in commits]
     say = progress or (lambda _m: None)
     for i, sha in enumerate(shas, 1):

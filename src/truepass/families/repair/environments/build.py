@@ -27,6 +27,7 @@ import hashlib
 import json
 import logging
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -39,6 +40,7 @@ from pathlib import Path, PurePosixPath
 from pydantic import BaseModel
 
 from truepass.errors import SandboxError
+from truepass.families.repair.environments.sdists import sdist_wheel, with_sdists
 from truepass.families.repair.environments.spec import EnvSpec
 from truepass.families.repair.environments.uvtool import EnvironmentUnbuilt, run_uv
 from truepass.paths import user_cache_dir
@@ -165,29 +167,22 @@ def _build(spec: EnvSpec, files: Mapping[str, str], root: Path, say: Progress) -
     root.mkdir(parents=True)
     try:
         interpreter = find_interpreter(spec.python)
-        base_prefix = subprocess.run(
-            [interpreter, "-I", "-S", "-c", "import sys; print(sys.base_prefix)"],
-            capture_output=True, text=True, check=True,
-        ).stdout.strip()  # fmt: skip
+        base_prefix = _base_prefix(interpreter)
         venv = root / "venv"
         n = len(spec.requirements) + len(spec.build_requires)
         say(f"environment {key}: installing {n} pinned packages (Python {spec.python}, "
             f"from {', '.join(spec.declared) or 'nothing declared'})")  # fmt: skip
         run_uv(["venv", "--quiet", "--no-project", "--python", interpreter, str(venv)],
                what="creating the virtual environment")  # fmt: skip
-        (root / "requirements.txt").write_text(
-            "\n".join(spec.requirements + spec.build_requires) + "\n"
-        )
-        run_uv(
-            ["pip", "install", "--quiet", "--no-build", "--no-deps", "--python",
-             str(venv / "bin" / "python"), "-r", str(root / "requirements.txt")],
-            what="installing the pinned packages (wheels only)",
+        for pin in spec.sdists:
+            say(f"environment {key}: building {pin} from its sdist in the sandbox (offline)")
+            sdist_wheel(pin, root.parent, spec.python)
+        pinned = spec.requirements + spec.build_requires
+        with_sdists(
+            lambda links: str(install_pinned(venv, pinned, links, interpreter)),
+            root.parent, spec.python, list(spec.sdists),
         )  # fmt: skip
         site = _site_packages(venv)
-        subprocess.run(
-            [interpreter, "-I", "-S", "-m", "compileall", "-q", "-j", "0", str(site)],
-            capture_output=True, check=False,
-        )  # fmt: skip
         overlay: dict[str, bytes] = {}
         editable = None
         if spec.project is not None or spec.pre_install:
@@ -223,6 +218,63 @@ def find_interpreter(minor: str) -> str:
     return str(Path(out.strip()).resolve())
 
 
+def install_pinned(venv: Path, lines: list[str], links: list[str], interpreter: str) -> Path:
+    """Install pinned ``lines`` into ``venv`` as wheels (``links``: wheelhouse directories of
+    sdists built in the sandbox), compile their bytecode; returns site-packages."""
+    (venv.parent / "requirements.txt").write_text("\n".join(lines) + "\n")
+    run_uv(
+        ["pip", "install", "--quiet", "--no-build", "--no-deps", "--python",
+         str(venv / "bin" / "python"), *(a for link in links for a in ("--find-links", link)),
+         "-r", str(venv.parent / "requirements.txt")],
+        what="installing the pinned packages (wheels only)",
+    )  # fmt: skip
+    site = _site_packages(venv)
+    subprocess.run(
+        [interpreter, "-I", "-S", "-m", "compileall", "-q", "-j", "0", str(site)],
+        capture_output=True, check=False,
+    )  # fmt: skip
+    return site
+
+
+@dataclass(frozen=True)
+class BuildVenv:
+    """A build backend's environment, for building sdists in the sandbox."""
+
+    python: str
+    binds: dict[str, str]
+    limits: Limits = BUILD_LIMITS
+
+
+def build_venv(requires: list[str], python: str, envs: Path) -> BuildVenv:
+    """A cached environment holding a build backend's ``requires`` (wheels only)."""
+    from truepass.families.repair.environments.declared import compile_lines
+
+    lines = compile_lines(requires, python)
+    key = hashlib.sha256(json.dumps([python, lines]).encode()).hexdigest()[:20]
+    root = envs / "buildenvs" / key
+    with _locked(root):
+        interpreter = find_interpreter(python)
+        base_prefix = _base_prefix(interpreter)
+        if not (root / "ready").is_file():
+            shutil.rmtree(root, ignore_errors=True)
+            root.mkdir(parents=True)
+            run_uv(["venv", "--quiet", "--no-project", "--python", interpreter,
+                    str(root / "venv")], what="creating a build environment")  # fmt: skip
+            install_pinned(root / "venv", lines, [], interpreter)
+            (root / "ready").write_text(json.dumps(lines))
+    return BuildVenv(
+        python=str(root / "venv" / "bin" / "python"),
+        binds={str(root): str(root), base_prefix: base_prefix},
+    )
+
+
+def _base_prefix(interpreter: str) -> str:
+    return subprocess.run(
+        [interpreter, "-I", "-S", "-c", "import sys; print(sys.base_prefix)"],
+        capture_output=True, text=True, check=True,
+    ).stdout.strip()  # fmt: skip
+
+
 def _site_packages(venv: Path) -> Path:
     found = sorted(venv.glob("lib/python3*/site-packages"))
     if not found:
@@ -231,7 +283,15 @@ def _site_packages(venv: Path) -> Path:
 
 
 _BUILD_SCRIPT = r"""
-import importlib, os, sys, tomllib
+import glob, importlib, os, sys, tarfile, tomllib, zipfile
+if UNPACK:
+    if UNPACK.endswith(".zip"):
+        zipfile.ZipFile(UNPACK).extractall("unpacked")
+    else:
+        tarfile.open(UNPACK).extractall("unpacked", filter="data")
+    (top,) = glob.glob("unpacked/*/")
+    os.chdir(top)
+    OUT = os.path.abspath(os.path.join("..", "..", OUT))
 data = {}
 if os.path.exists("pyproject.toml"):
     with open("pyproject.toml", "rb") as fh:
@@ -244,10 +304,24 @@ hooks = importlib.import_module(name)
 for attr in filter(None, attrs.split(".")):
     hooks = getattr(hooks, attr)
 os.makedirs(OUT, exist_ok=True)
-if not hasattr(hooks, "build_editable"):
-    sys.exit(f"the build backend {backend} cannot build an editable install (PEP 660)")
-print("WHEEL=" + hooks.build_editable(OUT))
+if not hasattr(hooks, HOOK):
+    sys.exit(f"the build backend {backend} has no {HOOK} (PEP 517, PEP 660)")
+print("WHEEL=" + getattr(hooks, HOOK)(OUT))
 """
+
+
+def run_backend(
+    box: SandboxSession, python: str, hook: str, *, unpack: str | None = None
+) -> tuple[str, bytes]:
+    """Run the build backend's ``hook`` (``build_wheel`` or ``build_editable``) in ``box`` on
+    the workspace (or on the sdist ``unpack``, unpacked there first); returns the wheel's name
+    and bytes, read back by the trusted process."""
+    script = f"OUT = {BUILD_DIR!r}\nHOOK = {hook!r}\nUNPACK = {unpack!r}\n{_BUILD_SCRIPT}"
+    out = _step(box, [python, "-c", script], f"the build backend ({hook})")
+    name = next((ln[6:] for ln in out.splitlines() if ln.startswith("WHEEL=")), "").strip()
+    if not name or "/" in name:
+        raise EnvironmentUnbuilt(f"the build backend named no wheel: {out[-300:]}")
+    return name, box.read_binary(f"{BUILD_DIR}/{name}")
 
 
 def _sandboxed_build(
@@ -265,14 +339,8 @@ def _sandboxed_build(
                 _step(box, ["/bin/sh", "-c", command], f"pre-install command {command!r}")
             wheel = None
             if spec.project is not None:
-                script = f"OUT = {BUILD_DIR!r}\n{_BUILD_SCRIPT}"
-                out = _step(box, [python, "-c", script], "the project's build backend")
-                name = next(
-                    (ln[6:] for ln in out.splitlines() if ln.startswith("WHEEL=")), ""
-                ).strip()
-                if not name or "/" in name:
-                    raise EnvironmentUnbuilt(f"the build backend named no wheel: {out[-300:]}")
-                wheel = (name, box.read_binary(f"{BUILD_DIR}/{name}"))
+                _editable_requires(box, spec, python, root)
+                wheel = run_backend(box, python, "build_editable")
             overlay: dict[str, bytes] = {}
             if spec.extensions:
                 before = set(files)  # the backend may have built them in place already
@@ -291,6 +359,48 @@ def _sandboxed_build(
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_bytes(wheel[1])
     return path, overlay
+
+
+_REQUIRES_SCRIPT = r"""
+import importlib, json, os, sys, tomllib
+data = {}
+if os.path.exists("pyproject.toml"):
+    with open("pyproject.toml", "rb") as fh:
+        data = tomllib.load(fh)
+system = data.get("build-system", {})
+backend = system.get("build-backend", "setuptools.build_meta:__legacy__")
+sys.path[:0] = [os.path.abspath(p) for p in system.get("backend-path", [])]
+name, _, attrs = backend.partition(":")
+hooks = importlib.import_module(name)
+for attr in filter(None, attrs.split(".")):
+    hooks = getattr(hooks, attr)
+hook = getattr(hooks, "get_requires_for_build_editable", None)
+print("REQUIRES=" + json.dumps(list(hook()) if hook else []))
+"""
+
+
+def _editable_requires(box: SandboxSession, spec: EnvSpec, python: str, root: Path) -> None:
+    """Install what the backend says an editable build needs beyond its ``requires`` (PEP 660's
+    ``get_requires_for_build_editable``, asked in the sandbox; hatchling's ``editables``):
+    resolved within the environment's pins and installed as wheels for the base interpreter's
+    tags, so the environment's own interpreter never runs outside the sandbox."""
+    from truepass.families.repair.environments.declared import compile_lines
+
+    out = _step(box, [python, "-c", _REQUIRES_SCRIPT], "asking the build backend's requirements")
+    line = next((ln[9:] for ln in out.splitlines() if ln.startswith("REQUIRES=")), "[]")
+    wanted = [str(r) for r in json.loads(line)]
+    have = {r.split("==")[0].lower() for r in spec.requirements + spec.build_requires}
+    missing = [r for r in wanted if re.split(r"[<>=!~;\[ ]", r)[0].lower() not in have]
+    if not missing:
+        return
+    pins = compile_lines(missing, spec.python, constraints=spec.requirements + spec.build_requires)
+    (root / "editable-requires.txt").write_text("\n".join(pins) + "\n")
+    run_uv(
+        ["pip", "install", "--quiet", "--no-build", "--no-deps", "--python",
+         find_interpreter(spec.python), "--target", str(_site_packages(root / "venv")),
+         "-r", str(root / "editable-requires.txt")],
+        what="installing the build backend's editable requirements",
+    )  # fmt: skip
 
 
 def _step(box: SandboxSession, argv: list[str], what: str) -> str:

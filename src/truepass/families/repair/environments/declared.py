@@ -30,6 +30,7 @@ from pathlib import Path, PurePosixPath
 from packaging.specifiers import InvalidSpecifier, SpecifierSet
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from truepass.families.repair.environments.sdists import with_sdists
 from truepass.families.repair.environments.spec import EnvSource, EnvSpec
 from truepass.families.repair.environments.uvtool import EnvironmentUnbuilt, run_uv
 
@@ -137,30 +138,34 @@ def _spec_for(
         pyproject.get("project", {}).get("requires-python")
     )
     project, extensions = project_bits
+    built: list[str] = []  # pinned packages built from sdists while resolving
     if explicit is not None:
         source, declared = EnvSource.SPEC, ["environments.toml"]
-        lines = compile_lines([*explicit.packages], python, constraints=explicit.pins)
+        lines = compile_lines([*explicit.packages], python, constraints=explicit.pins, sdists=built)
         pre = list(explicit.pre_install)
     elif "uv.lock" in declaring and "pyproject.toml" in declaring:
         source, declared, pre = EnvSource.LOCK, ["uv.lock", "pyproject.toml"], []
         lines = _export_lock(declaring, pyproject)
     elif found := next((p for p in REQUIREMENT_FILES if p in declaring), None):
         source, declared, pre = EnvSource.REQUIREMENTS, [found], []
-        lines = _from_requirements(declaring, found, pyproject, python)
+        lines = _from_requirements(declaring, found, pyproject, python, built)
     elif "pyproject.toml" in declaring:
         source, declared, pre = EnvSource.PYPROJECT, ["pyproject.toml"], []
         wanted = _project_dependencies(pyproject, _test_extras(pyproject))
         wanted += _group(pyproject)
-        lines = compile_lines(wanted, python) if wanted else []
+        lines = compile_lines(wanted, python, sdists=built) if wanted else []
     else:
         source, declared, pre, lines = EnvSource.PYPROJECT, [], [], []
     if not any(_name(ln) == "pytest" for ln in lines):
-        lines = lines + compile_lines(["pytest"], python, constraints=lines)
+        lines = lines + compile_lines(["pytest"], python, constraints=lines, sdists=built)
     build = _build_requires(pyproject, "setup.py" in declaring)
-    build_pins = compile_lines(build, python, constraints=lines) if project and build else []
+    build_pins = (
+        compile_lines(build, python, constraints=lines, sdists=built) if project and build else []
+    )
     return EnvSpec(
         python=python, source=source, declared=declared, requirements=lines,
-        build_requires=build_pins, pre_install=pre, project=project, extensions=list(extensions),
+        build_requires=build_pins, sdists=built, pre_install=pre, project=project,
+        extensions=list(extensions),
     )  # fmt: skip
 
 
@@ -185,14 +190,14 @@ def _export_lock(declaring: Mapping[str, str], pyproject: dict) -> list[str]:
 
 
 def _from_requirements(
-    declaring: Mapping[str, str], path: str, pyproject: dict, python: str
+    declaring: Mapping[str, str], path: str, pyproject: dict, python: str, built: list[str]
 ) -> list[str]:
     lines, constraints, extras = _read_requirements(declaring, path, set())
     if extras is not None:
         lines += _project_dependencies(pyproject, extras)
     if all(_PINNED.match(ln) for ln in lines) and not constraints:
         return lines
-    return compile_lines(lines, python, constraints=constraints)
+    return compile_lines(lines, python, constraints=constraints, sdists=built)
 
 
 def _read_requirements(
@@ -235,11 +240,19 @@ def _logical_lines(text: str) -> list[str]:
 
 
 def compile_lines(
-    wanted: list[str], python: str, *, constraints: list[str] | None = None
+    wanted: list[str],
+    python: str,
+    *,
+    constraints: list[str] | None = None,
+    sdists: list[str] | None = None,
 ) -> list[str]:
-    """Pinned lines for ``wanted`` (``uv pip compile --no-build`` for ``python``)."""
+    """Pinned lines for ``wanted`` (``uv pip compile --no-build`` for ``python``). A pinned
+    package without a wheel is built from its sdist in the sandbox (:mod:`.sdists`) and named
+    in ``sdists``; without that list, it is an error."""
     if not wanted:
         return []
+    from truepass.families.repair.environments.build import envs_dir
+
     with tempfile.TemporaryDirectory(prefix="truepass-resolve-") as tmp:
         Path(tmp, "in.txt").write_text("\n".join(wanted) + "\n")
         args = ["pip", "compile", "--no-build", "--no-header", "--no-annotate", "--quiet",
@@ -247,7 +260,14 @@ def compile_lines(
         if constraints:
             Path(tmp, "c.txt").write_text("\n".join(_unmarked(constraints)) + "\n")
             args += ["-c", "c.txt"]
-        out = run_uv(args, cwd=Path(tmp), what=f"resolving {', '.join(wanted[:6])}")
+        what = f"resolving {', '.join(wanted[:6])}"
+
+        def attempt(links: list[str]) -> str:
+            found = [a for link in links for a in ("--find-links", link)]
+            return run_uv([*args, *found], cwd=Path(tmp), what=what)
+
+        built = sdists
+        out = attempt([]) if built is None else with_sdists(attempt, envs_dir(), python, built)
     return _clean(out.splitlines())
 
 

@@ -36,6 +36,11 @@ class EnvSpec(BaseModel):
     build_requires: list[str] = Field(
         default_factory=list, description="pinned packages of the project's build backend"
     )
+    sdists: list[str] = Field(
+        default_factory=list,
+        description="pinned packages published without a wheel (``name==version``): built "
+        "from their sdists offline in the sandbox",
+    )
     pre_install: list[str] = Field(
         default_factory=list,
         description="shell commands run in the sandbox, in the repository, before the project "
