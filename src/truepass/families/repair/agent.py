@@ -75,12 +75,24 @@ def instructions(sample: RepairSample) -> str:
 
 
 def repair_agent_task(sample: RepairSample) -> AgentTask:
-    """The agent task of a repair sample."""
+    """The agent task of a repair sample. A sample with its repository's environment
+    (docs/environments.md) is worked on in it: the environment bound read-only at its own path,
+    its ``bin`` first on ``PATH`` (``python`` is its interpreter), its pytest plugins loaded as
+    the judge loads them. Its compiled extensions are not laid into the workspace: the agent
+    builds them if it needs them (``python setup.py build_ext --inplace``)."""
+    env, binds = dict(ENV), {}
+    if sample.environment is not None:
+        from truepass.families.repair.environments.build import ready
+
+        built = ready(sample.environment, sample.files)
+        env = {"PATH": f"{Path(built.python).parent}:/usr/local/bin:/usr/bin:/bin"}
+        binds = built.binds()
     return AgentTask(
         files={**sample.files, **sample.tests.visible},
         instructions=instructions(sample),
         test_command=test_command(sample),
-        env=ENV,
+        env=env,
+        ro_binds=binds,
         address_space=languages.get(sample.language).agent_address_space,  # docs/sandbox.md
     )
 

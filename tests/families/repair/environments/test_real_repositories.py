@@ -11,7 +11,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from fake_openai import FakeOpenAI, fake_model_options, ok
 
+from truepass.agentic.trajectory import Trajectory
 from truepass.answers import Answer
 from truepass.families.repair.adapters.harvest import harvest
 from truepass.families.repair.adapters.swebench import load_swebench
@@ -19,12 +21,16 @@ from truepass.families.repair.environments import build
 from truepass.families.repair.environments.spec import EnvSource
 from truepass.families.repair.judge import check_sample, judge
 from truepass.judged import CheckStatus, JudgeConfig
+from truepass.runner import run
 from truepass.sandbox import Limits
+from truepass.solvers import make_solvers
+from truepass.suites.loader import load_suite
 from truepass.vocabulary import Verdict
 
 REPOS = Path(__file__).resolve().parents[5] / "shared" / "benchmarks" / "real-repos"
 CLICK_FIX = "762c97eef7c1b3779678992f26a553a2a8c80793"  # double-bracketing of choices
 MARKUPSAFE_C_FIX = "8cb1691ca038ca39942e088b956f5b94d8f636bf"  # relax speedups str check
+MODEL = "openai:fake"
 CONFIG = JudgeConfig(limits=Limits(timeout_s=300, memory_mb=4096), reruns=0)
 
 pytestmark = [
@@ -134,3 +140,27 @@ def test_a_c_extension_fix_is_compiled_in_the_sandbox(
     assert "this is not C" in broken
     got = judge(sample, Answer(diff=broken), check, CONFIG)
     assert got.verdict == Verdict.FAILS_VISIBLE, got.details
+
+
+def test_a_scripted_agent_fixes_the_harvested_sample_in_its_environment(
+    click: Path, tmp_path: Path, server: FakeOpenAI
+) -> None:
+    (sample,) = load_swebench(click / "instances.jsonl")[0]
+    suite_file = tmp_path / "one.jsonl"
+    suite_file.write_text(sample.model_dump_json() + "\n")
+    where = "python -c 'import sys, click; print(sys.executable, click.__file__)'"
+    server.script = [
+        ok(f"Which interpreter?\n\n```bash\n{where}\n```"),
+        ok(f"Apply the fix.\n\n```bash\npatch -p1 <<'EOF'\n{sample.fix}EOF\n```"),
+        ok("Submit.\n\n```bash\nsubmit\n```"),
+    ]
+    solvers = make_solvers([f"agent:{MODEL}"], options=fake_model_options(tmp_path, MODEL))
+    run(load_suite(str(suite_file)), solvers, tmp_path / "run", config=CONFIG)
+    (line,) = (tmp_path / "run" / "results.jsonl").read_text().splitlines()
+    rec = json.loads(line)
+    assert rec["verdict"] == "correct", rec["details"]
+    steps = Trajectory.model_validate(rec["solver_meta"]["agent"]).steps
+    assert steps[0].exit_code == 0, steps[0].observation
+    # the repository's own interpreter, importing the workspace through its editable install
+    assert str(build.envs_dir()) in steps[0].observation
+    assert "/workspace/src/click/__init__.py" in steps[0].observation
