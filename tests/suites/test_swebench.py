@@ -259,7 +259,7 @@ def _with_expected(sample: RepairSample, visible: list[str]) -> RepairSample:
     [
         ("tests/test_nope.py::test_clamp_high[11-10]", "not reported by the run"),
         ("tests/test_ops.py::test_clamp_high[12-10]", "not reported by the run"),
-        ("test_clamp_high (tests.test_ops.TestClamp)", "Django/unittest-style"),
+        ("test_clamp_high (tests.test_ops.TestClamp)", "not reported by the run"),
     ],
 )
 def test_a_mismatching_expected_id_makes_the_sample_invalid(
@@ -291,8 +291,15 @@ def test_id_matching_rules() -> None:
     assert resolve_expected(["test_x.py::test_a"], reported)[0] == [reported[0]]
     _, problem = resolve_expected(["test_y.py::TestK::test_z"], reported)
     assert "not reported" in problem
-    assert non_pytest_reason("test_x (django.tests.Foo)")
+    assert non_pytest_reason("tests/test_x.py::test p")
     assert non_pytest_reason("tests/test_x.py::test_p[a b]") is None
+    # unittest ids, both spellings, name the node id pytest reports for the test case
+    assert non_pytest_reason("test_m (tests.test_x.TestK)") is None
+    assert resolve_expected(["test_m (tests.test_x.TestK)"], reported) == ([reported[3]], "")
+    assert resolve_expected(["tests.test_x.TestK.test_m"], reported)[0] == [reported[3]]
+    assert resolve_expected(["test_x.TestK.test_m"], reported)[0] == [reported[3]]
+    _, problem = resolve_expected(["test_n (tests.test_x.TestK)"], reported)
+    assert "not reported" in problem
 
 
 def test_tests_outside_the_expected_set_do_not_count() -> None:
@@ -332,7 +339,7 @@ CFG = "[tool:pytest]\npythonpath = lib .\n"
         ({"patch": None}, "field 'patch': required field is missing"),
         ({"FAIL_TO_PASS": "[not json"}, "field 'FAIL_TO_PASS': a string, but not a JSON-encoded"),
         ({"FAIL_TO_PASS": []}, "field 'FAIL_TO_PASS': is empty"),
-        ({"PASS_TO_PASS": ["test_x (mod.Class)"]}, "Django/unittest-style"),
+        ({"PASS_TO_PASS": ["tests/test_ops.py::test x"]}, "has a space outside its parameters"),
         ({"repo": "acme/nowhere"}, "repository 'acme/nowhere' not found locally"),
         ({"base_commit": "0" * 40}, "is not in"),
         ({"created_at": "yesterday"}, "field 'created_at': not a date"),

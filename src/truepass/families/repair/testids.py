@@ -11,9 +11,13 @@ dropped) and then matched, in this order:
 3. a bare test name (``test_b``, as SymPy's instances give them): every reported test of that
    name, in any file and with any parameters;
 4. the same test under a file path that differs only by leading directories (a different pytest
-   rootdir): ``tests/test_x.py::test_b`` and ``test_x.py::test_b``, when exactly one matches.
+   rootdir): ``tests/test_x.py::test_b`` and ``test_x.py::test_b``, when exactly one matches;
+5. a unittest id, ``test_b (tests.test_x.TestA)`` (unittest's and SWE-bench logs' spelling) or
+   ``tests.test_x.TestA.test_b`` (``python -m unittest``'s): the reported node id
+   ``tests/test_x.py::TestA::test_b`` (pytest runs unittest test cases), also under leading
+   directories the module path leaves out, when exactly one matches.
 
-Ids that are not pytest node ids at all (Django/unittest ``test_b (module.Class)``) never match:
+Ids that cannot be test ids at all (a space outside the parameters) never match:
 :func:`non_pytest_reason` says why, so the caller can fail loudly instead of counting the test
 as not run. The judge uses :func:`resolve_expected` in ``check_sample``.
 """
@@ -24,7 +28,8 @@ import difflib
 import re
 from collections.abc import Iterable
 
-_UNITTEST_STYLE = re.compile(r"^\S+ \([\w.]+\)$")
+_UNITTEST_STYLE = re.compile(r"^(\w+) \(([\w.]+)\)$")
+_UNITTEST_DOTTED = re.compile(r"^[A-Za-z_]\w*(\.[A-Za-z_]\w*){2,}$")
 _BARE_NAME = re.compile(r"^[A-Za-z_]\w*$")
 SHOWN_IDS = 5
 
@@ -43,10 +48,7 @@ def non_pytest_reason(test_id: str) -> str | None:
     if not tid:
         return "an empty test id"
     if _UNITTEST_STYLE.match(tid):
-        return (
-            f"'{tid}' is a Django/unittest-style id ('name (module.Class)'), not a pytest node "
-            "id; only pytest repositories are supported"
-        )
+        return None
     head = tid.split("[", 1)[0]
     if " " in head:
         return f"'{tid}' has a space outside its parameters; a pytest node id has none"
@@ -56,6 +58,21 @@ def non_pytest_reason(test_id: str) -> str | None:
 def _function(node_id: str) -> str:
     """``tests/test_x.py::TestA::test_b[p]`` -> ``test_b``."""
     return node_id.rsplit("::", 1)[-1].split("[", 1)[0]
+
+
+def unittest_dotted(test_id: str) -> str | None:
+    """The dotted unittest form of a unittest id (either spelling), None for other ids."""
+    if m := _UNITTEST_STYLE.match(test_id):
+        return f"{m.group(2)}.{m.group(1)}"
+    return test_id if _UNITTEST_DOTTED.match(test_id) else None
+
+
+def _as_dotted(node_id: str) -> str:
+    """``tests/test_x.py::TestA::test_b`` -> ``tests.test_x.TestA.test_b`` ("" if no file)."""
+    path, sep, rest = node_id.partition("::")
+    if not sep or not path.endswith(".py") or "[" in rest:
+        return ""
+    return path[:-3].replace("/", ".") + "." + rest.replace("::", ".")
 
 
 def _path_suffix_match(want: str, have: str) -> bool:
@@ -75,6 +92,16 @@ def match_one(expected: str, reported: dict[str, str]) -> tuple[list[str], str]:
     want = normalise_test_id(expected)
     if want in reported:
         return [reported[want]], ""
+    dotted = unittest_dotted(want)
+    if dotted is not None:
+        found = sorted(
+            orig
+            for norm, orig in reported.items()
+            if (d := _as_dotted(norm)) and (d == dotted or d.endswith("." + dotted))
+        )
+        if len(found) > 1:
+            return [], f"'{expected}' is ambiguous: it could be any of {found[:SHOWN_IDS]}"
+        return found, ""
     if want.count("[") > want.count("]"):
         found = sorted(orig for norm, orig in reported.items() if norm.startswith(want))
     elif _BARE_NAME.match(want):

@@ -186,3 +186,12 @@ def test_classify_keeps_only_consistent_outcomes() -> None:
     f2p, p2p, flaky = classify(befores, afters)
     # t::new was not reported before (its module did not collect): it failed there
     assert f2p == ["t::a", "t::new"] and p2p == ["t::b"] and flaky == ["t::c"]
+
+
+def test_runtests_repositories_are_refused_unless_pytest_is_configured() -> None:
+    from truepass.families.repair.adapters.swebench import runs_with_runtests
+
+    assert runs_with_runtests({"tests/runtests.py": "", "django/__init__.py": ""})
+    assert not runs_with_runtests({"runtests.py": "", "pytest.ini": "[pytest]\n"})
+    assert not runs_with_runtests({"setup.cfg": "[tool:pytest]\n", "runtests.py": ""})
+    assert not runs_with_runtests({"tests/test_x.py": ""})

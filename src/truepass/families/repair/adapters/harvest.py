@@ -33,7 +33,11 @@ from unidiff import PatchSet
 from unidiff.errors import UnidiffParseError
 
 from truepass.errors import PatchError
-from truepass.families.repair.adapters.swebench import DEFECT_TYPE, pytest_command
+from truepass.families.repair.adapters.swebench import (
+    DEFECT_TYPE,
+    pytest_command,
+    runs_with_runtests,
+)
 from truepass.families.repair.environments.declared import RepoSpec, spec_for
 from truepass.families.repair.environments.uvtool import EnvironmentUnbuilt
 from truepass.families.repair.runners import runner_for
@@ -147,7 +151,7 @@ def harvest_commit(
         out.reason = "it changes no test module (test_*.py, *_test.py): nothing shows the defect"
         return out, None
     snap = snapshot(repo, base)
-    if "runtests.py" in snap.files and not _has_pytest_config(snap.files):
+    if runs_with_runtests(snap.files):
         out.reason = "the repository runs its tests with runtests.py, not pytest: not supported"
         return out, None
     environment = spec_for(snap.files, explicit=explicit)
@@ -228,17 +232,6 @@ def _not_started(trs: list[TestRun]) -> str:
         if tr.timed_out:
             return "the tests timed out"
     return ""
-
-
-def _has_pytest_config(files: dict[str, str]) -> bool:
-    return (
-        "pytest.ini" in files
-        or "[tool.pytest" in files.get("pyproject.toml", "")
-        or any(
-            "[pytest]" in files.get(n, "") or "[tool:pytest]" in files.get(n, "")
-            for n in ("tox.ini", "setup.cfg")
-        )
-    )
 
 
 def _message(repo: Path, sha: str) -> str:

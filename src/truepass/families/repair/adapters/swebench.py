@@ -95,6 +95,12 @@ def load_swebench(path: Path, *, environments: bool = True) -> tuple[list[Repair
         try:
             fields = instance_fields(record)
             snap = snapshot(repos.find(fields.repo), fields.base_commit)
+            if runs_with_runtests(snap.files):
+                raise RecordError(
+                    "repo",
+                    "the repository runs its tests with runtests.py (Django's way), not with "
+                    "pytest or unittest ids pytest can run: not supported; remove this instance",
+                )
             explicit = specs.find(fields.repo, _version(fields))
             environment = spec_for(snap.files, explicit=explicit) if environments else None
             sample = instance_to_sample(fields, snap, environment)
@@ -119,6 +125,17 @@ def load_swebench(path: Path, *, environments: bool = True) -> tuple[list[Repair
 
 
 # --- building the sample -------------------------------------------------------------------------
+
+
+def runs_with_runtests(files: dict[str, str]) -> bool:
+    """A repository that runs its tests with its own ``runtests.py`` (Django's way) and has no
+    pytest configuration: pytest cannot run them."""
+    configured = "pytest.ini" in files or "[tool.pytest" in files.get("pyproject.toml", "")
+    configured = configured or any(
+        "[pytest]" in files.get(n, "") or "[tool:pytest]" in files.get(n, "")
+        for n in ("tox.ini", "setup.cfg")
+    )
+    return not configured and ("runtests.py" in files or "tests/runtests.py" in files)
 
 
 def _version(inst: Instance) -> str | None:
