@@ -201,6 +201,15 @@ def test_instance_becomes_the_documented_sample(bench: dict[str, object]) -> Non
     assert apply_diff(s.files, s.fix)["calc/ops.py"].count("return hi") == 1
     again = parse_jsonl(s.model_dump_json().encode(), Path("x.jsonl"))
     assert again == [s]
+    # written by reference: the line holds what differs from the commit (the test patch's
+    # conftest), the rest comes back from git when it is read
+    line = json.loads(s.model_dump_json())
+    assert (
+        line["repository"]["files_omitted"]
+        and line["repository"]["commit"] == s.meta["base_commit"]
+    )
+    assert set(line["files"]) == {"tests/conftest.py"} and "calc/ops.py" in s.files
+    assert again[0].files["calc/ops.py"] is s.files["calc/ops.py"]  # one string, shared
 
 
 def test_json_list_repos_toml_and_leakage(bench: dict[str, object]) -> None:

@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+import functools
 import shutil
 import subprocess
 from dataclasses import dataclass, field
@@ -98,14 +99,34 @@ def snapshot(repo: Path, commit: str, max_bytes: int = MAX_FILE_BYTES) -> Snapsh
             skipped.setdefault(reason, []).append(path)
         else:
             wanted.append((path, sha))
+    fetch = sorted({sha for _, sha in wanted if sha not in _TEXTS})
+    for sha, blob in zip(fetch, _blobs(repo, fetch), strict=True):
+        _TEXTS[sha] = None if b"\0" in blob else _utf8(blob)
     files: dict[str, str] = {}
-    for (path, _sha), blob in zip(wanted, _blobs(repo, [s for _, s in wanted]), strict=True):
-        text = None if b"\0" in blob else _utf8(blob)
+    for path, sha in wanted:
+        text = _TEXTS[sha]
         if text is None:
             skipped.setdefault("binary", []).append(path)
         else:
             files[path] = text
     return Snapshot(files=files, tree=tree, skipped=skipped)
+
+
+# Text of every blob read, by its id (None: binary): snapshots of many commits of a repository
+# share one string per distinct file content, so memory grows with what changed, not with the
+# number of commits read.
+_TEXTS: dict[str, str | None] = {}
+
+
+@functools.lru_cache(maxsize=64)
+def _cached_snapshot(repo: str, commit: str) -> Snapshot:
+    return snapshot(Path(repo), commit)
+
+
+def files_at(repo: str, commit: str) -> dict[str, str]:
+    """The text files of ``repo`` at ``commit`` (as :func:`snapshot`; cached). Do not change
+    the dict: it is shared."""
+    return _cached_snapshot(repo, commit).files
 
 
 def _skip_reason(path: str, mode: str, kind: str, size: str, max_bytes: int) -> str | None:

@@ -5,7 +5,15 @@ from __future__ import annotations
 from collections import Counter
 from pathlib import PurePosixPath
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    SerializerFunctionWrapHandler,
+    field_validator,
+    model_serializer,
+    model_validator,
+)
 
 from truepass.families.repair.environments.spec import EnvSpec
 from truepass.paths import check_relative_path
@@ -129,8 +137,29 @@ class FaultLocation(_Strict):
         return v
 
 
+class RepoRef(_Strict):
+    """Where a repository-level sample's files come from: a local git clone at a commit."""
+
+    path: str = Field(description="the clone (absolute path)")
+    commit: str = Field(pattern=r"^[0-9a-f]{7,64}$")
+    removed: list[str] = Field(
+        default_factory=list, description="files of the commit the sample does not have"
+    )
+    files_omitted: bool = Field(
+        default=False,
+        description="set in a written line: its ``files`` hold only what differs from the "
+        "commit (reading it takes the rest from git)",
+    )
+
+
 class RepairSample(_Strict):
-    """One defect of a repair suite (one JSONL line)."""
+    """One defect of a repair suite (one JSONL line).
+
+    A sample with ``repository`` is held by reference where it is written: its ``files`` line
+    carries only the files that differ from the repository at that commit, and reading the line
+    takes the others from git (docs/suite-format.md). In memory it has every file; the strings
+    of files that many samples share are shared (:func:`truepass.suites.gitfiles.files_at`).
+    """
 
     id: str = Field(min_length=1, pattern=r"^[A-Za-z0-9][A-Za-z0-9._/-]*$")
     language: str = Field(
@@ -152,7 +181,48 @@ class RepairSample(_Strict):
         "its interpreter and packages; None: truepass's own interpreter",
     )
     known_overfit: str | None = None
+    repository: RepoRef | None = None
     meta: dict[str, object] = Field(default_factory=dict)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _from_repository(cls, data: object) -> object:
+        """A line written by reference: the repository's files at the commit, less the removed
+        ones and the tests, under the files the line carries."""
+        if not isinstance(data, dict) or not isinstance(data.get("repository"), dict):
+            return data
+        ref = data["repository"]
+        if not ref.get("files_omitted"):
+            return data
+        from truepass.suites.gitfiles import GitError, files_at
+
+        try:
+            base = files_at(str(ref.get("path")), str(ref.get("commit")))
+        except GitError as exc:
+            raise ValueError(f"repository: {exc}") from exc
+        tests = data.get("tests") or {}
+        test_paths = set(tests.get("visible") or {}) | set(tests.get("hidden") or {})
+        removed = set(ref.get("removed") or [])
+        files = {p: c for p, c in base.items() if p not in removed and p not in test_paths}
+        files.update(data.get("files") or {})
+        return {**data, "files": files, "repository": {**ref, "files_omitted": False}}
+
+    @model_serializer(mode="wrap")
+    def _by_reference(self, handler: SerializerFunctionWrapHandler) -> object:
+        data = handler(self)
+        if self.repository is None or not isinstance(data, dict) or "files" not in data:
+            return data
+        from truepass.suites.gitfiles import files_at
+
+        base = files_at(self.repository.path, self.repository.commit)
+        data["files"] = {p: c for p, c in data["files"].items() if base.get(p) != c}
+        if isinstance(data.get("repository"), dict):
+            tests = set(self.test_files)
+            data["repository"]["removed"] = sorted(
+                p for p in base if p not in self.files and p not in tests
+            )
+            data["repository"]["files_omitted"] = True
+        return data
 
     @field_validator("files")
     @classmethod

@@ -94,12 +94,24 @@ def git(repo: Path, *args: str) -> str:
 def commits_between(
     repo: Path, since: str | None, until: str | None, grep: str | None
 ) -> list[str]:
-    """Non-merge commits of the current branch's first-parent history, oldest first."""
-    args = ["log", "--first-parent", "--no-merges", "--format=%H", "--reverse"]
+    """Non-merge commits of the first-parent history of HEAD (of the first remote branch in a
+    clone without a checkout, as a clone of a bundle may be), oldest first."""
+    args = ["log", "--first-parent", "--no-merges", "--format=%H", "--reverse", history(repo)]
     args += [f"--since={since}"] if since else []
     args += [f"--until={until}"] if until else []
     args += ["-E", "-i", f"--grep={grep}"] if grep else []
     return git(repo, *args).split()
+
+
+def history(repo: Path) -> str:
+    """HEAD, or the first remote branch when HEAD names no commit."""
+    try:
+        return git(repo, "rev-parse", "--verify", "HEAD^{commit}").strip()
+    except GitError:
+        refs = git(repo, "for-each-ref", "--format=%(refname)", "refs/remotes", "refs/heads")
+        if not refs.split():
+            raise
+        return refs.split()[0]
 
 
 def split_commit(diff: str) -> tuple[str, str, list[str]]:

@@ -49,7 +49,13 @@ from truepass.families.repair.adapters.swebench_input import (
 from truepass.families.repair.environments.declared import SpecFile, spec_for
 from truepass.families.repair.environments.spec import EnvSpec
 from truepass.families.repair.environments.uvtool import EnvironmentUnbuilt
-from truepass.families.repair.schema import ExpectedTests, FaultLocation, RepairSample, Tests
+from truepass.families.repair.schema import (
+    ExpectedTests,
+    FaultLocation,
+    RepairSample,
+    RepoRef,
+    Tests,
+)
 from truepass.patches.apply import DEV_NULL, apply_diff, changed_lines, strip_prefix
 from truepass.suites.gitfiles import MAX_FILE_BYTES, GitError, Snapshot, snapshot
 from truepass.suites.validation import invalid_sample
@@ -103,7 +109,7 @@ def load_swebench(path: Path, *, environments: bool = True) -> tuple[list[Repair
                 )
             explicit = specs.find(fields.repo, _version(fields))
             environment = spec_for(snap.files, explicit=explicit) if environments else None
-            sample = instance_to_sample(fields, snap, environment)
+            sample = instance_to_sample(fields, snap, environment, repos.find(fields.repo))
         except RecordError as exc:
             raise SuiteError(exc.message, location=label, field=exc.field) from exc
         except GitError as exc:
@@ -144,7 +150,10 @@ def _version(inst: Instance) -> str | None:
 
 
 def instance_to_sample(
-    inst: Instance, snap: Snapshot, environment: EnvSpec | None = None
+    inst: Instance,
+    snap: Snapshot,
+    environment: EnvSpec | None = None,
+    clone: Path | None = None,
 ) -> RepairSample:
     """One checked instance and its base commit's files -> one sample."""
     repo, commit, patch, test_patch = inst.repo, inst.base_commit, inst.patch, inst.test_patch
@@ -200,8 +209,19 @@ def instance_to_sample(
         leakage="public-recent" if recent else "public-old",
         test_command=pytest_command(modules, files),
         environment=environment,
+        repository=_reference(clone, commit, snap, files, tests),
         meta=meta,
     )
+
+
+def _reference(
+    clone: Path | None, commit: str, snap: Snapshot, files: dict[str, str], tests: dict[str, str]
+) -> RepoRef | None:
+    """The sample's repository, for writing it by reference (None: written whole)."""
+    if clone is None:
+        return None
+    removed = sorted(p for p in snap.files if p not in files and p not in tests)
+    return RepoRef(path=str(clone.resolve()), commit=commit, removed=removed)
 
 
 def pytest_command(modules: list[str], files: dict[str, str]) -> list[str]:
