@@ -135,13 +135,13 @@ def main() -> None:
             work.mkdir()
             rows.append(measure(name, commits[name]["fix_commits"][0], work, args.runs))
             shutil.rmtree(work, ignore_errors=True)
-    head = ("repo", "from", "pkgs", "sdists", "cold s", "cached s", "uv direct s", "cold/uv",
+    head = ("repo", "from", "pkgs", "sdists", "cold s", "cached", "uv direct s", "cold/uv",
             "MiB", "judge s/attempt", "bare pytest s", "judge/bare")  # fmt: skip
     print(" | ".join(head))
     for r in rows:
         print(" | ".join([
             str(r["repo"]), str(r["declared"]), str(r["packages"]), str(r["sdists"]),
-            f"{r['cold_s']:.1f}", f"{r['cached_s']:.3f}", f"{r['uv_direct_s']:.1f}",
+            f"{r['cold_s']:.1f}", f"{r['cached_s'] * 1000:.1f} ms", f"{r['uv_direct_s']:.1f}",
             f"{r['cold_s'] / r['uv_direct_s']:.2f}", f"{r['size_mib']:.0f}",
             f"{r['judge_s']:.2f}", f"{r['bare_pytest_s']:.2f}",
             f"{r['judge_s'] / r['bare_pytest_s']:.2f}",
