@@ -27,6 +27,9 @@ system-deps:
 	command -v g++ >/dev/null 2>&1 || missing="$$missing g++"; \
 	command -v cmake >/dev/null 2>&1 || missing="$$missing cmake"; \
 	command -v openssl >/dev/null 2>&1 || missing="$$missing openssl"; \
+	command -v git >/dev/null 2>&1 || missing="$$missing git"; \
+	command -v patch >/dev/null 2>&1 || missing="$$missing patch"; \
+	[ -f "$$($(PYTHON) -c 'import sysconfig; print(sysconfig.get_paths()["include"])')/Python.h" ] || missing="$$missing python3-dev"; \
 	command -v javac >/dev/null 2>&1 || missing="$$missing default-jdk-headless"; \
 	[ -f /usr/share/java/junit4.jar ] || missing="$$missing junit4"; \
 	[ -f /usr/share/java/org.jacoco.agent.rt.jar ] || missing="$$missing libjacoco-java"; \
