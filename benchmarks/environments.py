@@ -92,7 +92,7 @@ def measure(name: str, commit: str, work: Path, runs: int) -> dict[str, object]:
     direct = uv_direct(checkout, spec.declared)
     found, instance = harvest_commit(repo, commit, name=f"bench/{name}", runs=1)
     assert instance is not None, found.reason
-    sample = instance_to_sample(instance_fields(instance), snap, spec)
+    sample = instance_to_sample(instance_fields(instance), snap, environment=spec)
     check = check_sample(sample, CONFIG)
     assert check.valid, check.reason
     judged = []

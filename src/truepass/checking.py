@@ -34,6 +34,7 @@ class SuiteHealth(BaseModel):
     samples: list[SampleHealth]
     sandbox_tier: str
     version: str = ""
+    setting: str | None = None
     checked_at: str = ""
     judge: dict[str, object] = Field(default_factory=dict, description="timeout, reruns ...")
 
@@ -121,6 +122,7 @@ def check_suite(
         version=suite.version,
         content_hash=suite.content_hash,
         family=family.name,
+        setting=suite.setting,
         samples=[results[s.id] for s in suite.samples],  # type: ignore[attr-defined]
         sandbox_tier=next((h.tier for h in results.values() if h.tier), ""),
         checked_at=datetime.now(UTC).isoformat(timespec="seconds"),
@@ -132,7 +134,9 @@ def health_markdown(health: SuiteHealth) -> str:
     """A short human-readable report: counts, then every sample with a problem and why."""
     c = health.counts
     lines = [
-        f"# Health of suite `{health.suite}`" + (f" {health.version}" if health.version else ""),
+        f"# Health of suite `{health.suite}`"
+        + (f" {health.version}" if health.version else "")
+        + (f" ({health.setting})" if health.setting else ""),
         "",
         f"Checked {health.checked_at or 'at an unknown time'} in the `{health.sandbox_tier}` "
         f"sandbox (timeout {health.judge.get('timeout_s', '?')} s, "

@@ -254,7 +254,7 @@ def run(
                 pool.shutdown(wait=False, cancel_futures=True)
                 raise
         records = list(store.records())
-        summary = summarize(suite.name, records, family)
+        summary = summarize(suite.name, records, family, setting=suite.setting)
         _write_results(out, records, summary)
         manifest["finished"] = _now()
         manifest["check_cache"] = cache.describe() if cache else None
@@ -425,6 +425,7 @@ def _manifest(
             "path": str(suite.path),
             "content_hash": suite.content_hash,
             "family": suite.family,
+            "setting": suite.setting,
             "samples": len(suite.samples),
         },
         "solvers": [s.name for s in solvers],

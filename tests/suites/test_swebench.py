@@ -18,6 +18,7 @@ from truepass.families.repair.adapters.swebench import (
     load_swebench,
     pytest_command,
 )
+from truepass.families.repair.adapters.swebench_settings import SweSetting
 from truepass.families.repair.judge import check_sample, judge, phase_result
 from truepass.families.repair.schema import RepairSample
 from truepass.families.repair.testids import non_pytest_reason, resolve_expected
@@ -164,15 +165,20 @@ def _write(root: Path, name: str, *instances: dict[str, object] | str) -> Path:
     return root / name
 
 
-def _load(bench: dict[str, object], name: str = "one.jsonl", **changes: object) -> RepairSample:
+def _load(
+    bench: dict[str, object],
+    name: str = "one.jsonl",
+    setting: SweSetting = SweSetting.TESTS_SHOWN,
+    **changes: object,
+) -> RepairSample:
     inst = {**bench["instance"], **changes}  # type: ignore[dict-item]
-    samples, _ = load_swebench(_write(bench["root"], name, inst))  # type: ignore[arg-type]
+    samples, _ = load_swebench(_write(bench["root"], name, inst), setting)  # type: ignore[arg-type]
     return samples[0]
 
 
 def test_instance_becomes_the_documented_sample(bench: dict[str, object]) -> None:
     path = _write(bench["root"], "one.jsonl", bench["instance"])  # type: ignore[arg-type]
-    samples, source = load_swebench(path)
+    samples, source = load_swebench(path, SweSetting.TESTS_SHOWN)
     (s,) = samples
     assert s.id == "acme__calc-1" and s.defect_type == "issue"
     assert s.description.startswith("clamp() returns x")
@@ -221,7 +227,7 @@ def test_json_list_repos_toml_and_leakage(bench: dict[str, object]) -> None:
     old = {**bench["instance"], "instance_id": "acme__calc-2"}  # type: ignore[dict-item]
     del old["created_at"]
     (sub / "set.json").write_text(json.dumps([recent, old], indent=2))
-    samples, _ = load_swebench(sub / "set.json")
+    samples, _ = load_swebench(sub / "set.json", SweSetting.TESTS_SHOWN)
     assert [s.leakage for s in samples] == ["public-recent", "public-old"]
     assert samples[0].files == _load(bench).files
 
@@ -399,7 +405,7 @@ def test_cli_import_and_errors(bench: dict[str, object], tmp_path: Path) -> None
     assert got.exit_code == 0, got.output
     suite = load_suite(tmp_path / "s")
     assert [s.id for s in suite.samples] == ["acme__calc-1"]
-    assert suite.samples[0].tests.expected == _load(bench).tests.expected
+    assert suite.samples[0].tests == _load(bench, setting=SweSetting.ISSUE_ONLY).tests
     bad = _write(bench["root"], "bad.jsonl", {**bench["instance"], "repo": "acme/nowhere"})  # type: ignore[dict-item]
     got = runner.invoke(app, ["import", "swebench", str(bad), "--out", str(tmp_path / "x")])
     assert got.exit_code == 2 and "not found locally" in got.output

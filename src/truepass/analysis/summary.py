@@ -119,6 +119,11 @@ class PatchSummary(BaseModel):
 class Summary(BaseModel):
     suite: str
     family: str = DEFAULT_FAMILY
+    setting: str | None = Field(
+        None,
+        description="what the samples showed their solvers (SWE-bench: issue-only, "
+        "tests-shown), when the suite's benchmark has settings",
+    )
     solvers: list[SolverSummary]
 
 
@@ -161,9 +166,14 @@ def _interval(k: int, n: int, samples: int) -> list[float] | None:
 
 
 def summarize(
-    suite: str, records: Iterable[AttemptRecord], family: Family | None = None
+    suite: str,
+    records: Iterable[AttemptRecord],
+    family: Family | None = None,
+    *,
+    setting: str | None = None,
 ) -> Summary:
-    """Group records by solver and summarise each; ``family`` (the suite's) adds its metrics."""
+    """Group records by solver and summarise each; ``family`` (the suite's) adds its metrics;
+    ``setting``: the suite's (:attr:`truepass.suites.suite.Suite.setting`)."""
     by_solver: dict[str, list[AttemptRecord]] = defaultdict(list)
     for r in records:
         by_solver[r.solver].append(r)
@@ -196,7 +206,9 @@ def summarize(
                 process=process_summary(recs),
             )
         )
-    return Summary(suite=suite, family=family.name if family else DEFAULT_FAMILY, solvers=out)
+    return Summary(
+        suite=suite, family=family.name if family else DEFAULT_FAMILY, setting=setting, solvers=out
+    )
 
 
 def _ids(records: list[AttemptRecord], verdict: Verdict) -> list[str]:

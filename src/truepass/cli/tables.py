@@ -23,7 +23,8 @@ def rate_ci(x: float | None, ci: list[float] | None) -> str:
 
 def print_summary(summary: Summary) -> None:
     """The verdict table, then usage (model solvers), pass@k, flags and exclusions."""
-    table = Table(title=f"truepass: {summary.suite}", box=box.SIMPLE_HEAD, pad_edge=False)
+    setting = f" ({summary.setting})" if summary.setting else ""
+    table = Table(title=f"truepass: {summary.suite}{setting}", box=box.SIMPLE_HEAD, pad_edge=False)
     table.add_column("solver", overflow="fold")
     for col in ("n", "correct", "overfit", "plaus.", "fails", "other", "correct%", "plaus.%"):
         table.add_column(col, justify="right", no_wrap=True)

@@ -92,10 +92,17 @@ class Family:
             f"the check: {reference.details}".strip()
         )
 
+    def null_problem(self, sample: Any, null: Judged) -> str | None:
+        """What ``check-suite`` finds wrong with the judgement of the null answer (None:
+        nothing). The default: it must not pass the visible tests."""
+        if null.verdict not in PASSES_VISIBLE:
+            return None
+        return f"the null answer was judged {null.verdict.value} after failing in the check"
+
     def health(self, sample: Any, check: SampleCheck, config: JudgeConfig) -> SampleHealth:
         """``check-suite`` on one sample: the reference answer must be perfect
-        (:meth:`reference_problem`), the null answer must not pass. Families add their own checks
-        by overriding :meth:`more_health`."""
+        (:meth:`reference_problem`), the null answer must not pass (:meth:`null_problem`).
+        Families add their own checks by overriding :meth:`more_health`."""
         health = SampleHealth(
             sample_id=sample.id,
             defect_type=self.category(sample),
@@ -119,11 +126,8 @@ class Family:
             health.noop = noop.verdict.value
             if noop.verdict is Verdict.INFRA_ERROR:
                 health.flag(CheckStatus.INFRA_ERROR, f"the null answer: {noop.details}")
-            elif noop.verdict in PASSES_VISIBLE:
-                health.flag(
-                    CheckStatus.FLAKY,
-                    f"the null answer was judged {noop.verdict.value} after failing in the check",
-                )
+            elif (problem := self.null_problem(sample, noop)) is not None:
+                health.flag(CheckStatus.FLAKY, problem)
         self.more_health(sample, check, config, ref, health)
         return health
 

@@ -29,3 +29,7 @@ class SuiteFormat:
     default_source: Callable[[], Path] | None = None
     """where its data comes from when no path is given (``--suite humaneval``); None: a path is
     needed"""
+    setting: str | None = None
+    """what its samples show their solvers, when the benchmark has settings (SWE-bench's
+    ``issue-only`` and ``tests-shown``): the suite's ``setting``, recorded in the manifest and
+    shown in the summary and the report"""

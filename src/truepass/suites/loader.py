@@ -70,10 +70,12 @@ def load_suite(ref: str | Path) -> Suite:
         jsonl = path / "suite.jsonl"
         if not jsonl.is_file():
             raise SuiteError("a suite directory must hold suite.jsonl", location=str(path))
-        name, version, description = _read_toml(path / "suite.toml", default_name=path.name)
+        name, version, description, setting = _read_toml(
+            path / "suite.toml", default_name=path.name
+        )
     else:
         jsonl = path
-        name, version, description = path.stem, "0", ""
+        name, version, description, setting = path.stem, "0", "", None
     raw = jsonl.read_bytes()
     samples = parse_jsonl(raw, jsonl)
     return Suite(
@@ -84,6 +86,7 @@ def load_suite(ref: str | Path) -> Suite:
         content_hash=hashlib.sha256(raw).hexdigest(),
         samples=samples,
         family=family_of(samples),
+        setting=setting,
     )
 
 
@@ -92,20 +95,21 @@ def family_of(samples: list[Sample]) -> str:
     return registry.of_sample(samples[0]).name if samples else registry.DEFAULT
 
 
-def _read_toml(toml_path: Path, default_name: str) -> tuple[str, str, str]:
+def _read_toml(toml_path: Path, default_name: str) -> tuple[str, str, str, str | None]:
     if not toml_path.is_file():
-        return default_name, "0", ""
+        return default_name, "0", "", None
     try:
         data = tomllib.loads(toml_path.read_text(encoding="utf-8"))
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
         raise SuiteError(f"not valid TOML: {exc}", location=str(toml_path)) from exc
-    for key in ("name", "version", "description"):
+    for key in ("name", "version", "description", "setting"):
         if key in data and not isinstance(data[key], str):
             raise SuiteError("must be a string", location=str(toml_path), field=key)
     return (
         data.get("name", default_name),
         data.get("version", "0"),
         data.get("description", ""),
+        data.get("setting"),
     )
 
 
@@ -186,6 +190,7 @@ def load_adapted(fmt: str, path: Path) -> Suite:
         content_hash=hashlib.sha256(source).hexdigest(),
         samples=samples,
         family=family_of(samples),
+        setting=known[fmt].setting,
     )
 
 
@@ -201,6 +206,8 @@ def write_suite_dir(suite: Suite, out: Path) -> Path:
         f"name = {json.dumps(suite.name)}\nversion = {json.dumps(suite.version)}\n"
         f"description = {json.dumps(suite.description)}\n"
     )
+    if suite.setting is not None:
+        toml += f"setting = {json.dumps(suite.setting)}\n"
     (out / "suite.toml").write_text(toml, encoding="utf-8")
     return out
 

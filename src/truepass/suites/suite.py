@@ -25,6 +25,9 @@ class Suite:
     content_hash: str
     samples: list[Sample] = field(repr=False)
     family: str = DEFAULT_FAMILY
+    setting: str | None = None
+    """what the samples show their solvers, when the benchmark they come from has settings
+    (:attr:`truepass.families.formats.SuiteFormat.setting`; ``setting`` in ``suite.toml``)"""
 
     @property
     def family_type(self) -> type[Family]:

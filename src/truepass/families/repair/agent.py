@@ -1,6 +1,7 @@
 """A repair sample as an agent works on it (``agent:MODEL``; docs/agents.md).
 
-The workspace holds the buggy files and the visible tests, nothing else: the hidden tests, the
+The workspace holds the buggy files and the visible tests, nothing else: the hidden tests (and the
+hidden versions of test-support files, SWE-bench's ``issue-only`` setting), the
 reference fix, ``known_overfit``, the fault lines and the sample's metadata stay with the judge.
 ``run_tests`` runs pytest on the visible test files (or the sample's own test command; Java:
 javac, then JUnit 4's console runner on the visible test classes). The
@@ -17,7 +18,7 @@ from truepass.agentic.task import AgentTask
 from truepass.families.repair import languages
 from truepass.families.repair.javarun import JUNIT_JARS, junit_test_classes
 from truepass.families.repair.schema import RepairSample
-from truepass.families.repair.testrun import is_pytest_command
+from truepass.families.repair.testrun import is_pytest_command, pytest_args
 
 PYTEST = ["python", "-m", "pytest", "-q", "-p", "no:cacheprovider"]
 ENV = {"PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"}
@@ -35,8 +36,7 @@ def python_test_command(sample: RepairSample) -> str:
     if sample.test_command is None:
         argv = [*PYTEST, *sorted(sample.tests.visible)]
     elif is_pytest_command(sample.test_command):
-        start = 1 if Path(sample.test_command[0]).name == "pytest" else 3
-        argv = [*PYTEST, *sample.test_command[start:]]
+        argv = [*PYTEST, *pytest_args(sample, sample.tests.visible)]
     else:
         argv = list(sample.test_command)
     return shlex.join(argv)
@@ -63,14 +63,23 @@ def instructions(sample: RepairSample) -> str:
     """The task text: the defect's description, the code, the tests, and what is judged."""
     code = ", ".join(sorted(sample.files))
     tests = ", ".join(sorted(sample.tests.visible))
+    if sample.tests.visible_role == "regression":
+        ask = (
+            f"The tests you can run: {tests} (run_tests runs them; they pass now, and none of "
+            "them shows the defect). Fix the defect in the code and keep them passing. Other "
+            "tests, which you cannot see, judge your fix: fix the defect itself."
+        )
+    else:
+        ask = (
+            f"The tests you can run: {tests} (run_tests runs them; they fail now). Fix the "
+            "defect in the code so that they pass. Other tests, which you cannot see, judge "
+            "your fix too: fix the defect itself, not only the cases these tests check."
+        )
     return (
         "The project in the current directory has a defect.\n\n"
         f"{sample.description.strip()}\n\n"
-        f"The code: {code}. The tests you can run: {tests} (run_tests runs them; they fail "
-        "now). Fix the defect in the code so that they pass. Other tests, which you cannot "
-        "see, judge your fix too: fix the defect itself, not only the cases these tests check. "
-        "Do not change the tests: the original ones judge your fix, and changes to them are "
-        "flagged."
+        f"The code: {code}. {ask} Do not change the tests: the original ones judge your fix, "
+        "and changes to them are flagged."
     )
 
 

@@ -90,6 +90,15 @@ class RepairFamily(Family):
     def null_answer(self, sample: Any) -> Answer | None:
         return Answer(diff="", patch_id="noop")
 
+    def null_problem(self, sample: Any, null: Judged) -> str | None:
+        """The null answer must not pass the visible tests; where they are regression tests
+        (``tests.visible_role``: the buggy code passes them), it must not pass the hidden ones."""
+        if sample.tests.visible_role != "regression":
+            return super().null_problem(sample, null)
+        if null.verdict is not Verdict.CORRECT:
+            return None
+        return "the null answer was judged correct after failing the hidden tests in the check"
+
     def more_health(
         self,
         sample: Any,
@@ -100,7 +109,7 @@ class RepairFamily(Family):
     ) -> None:
         """The tests the buggy code failed in the check, when it now passes (flaky); detector
         false alarms on the reference fix (warnings); the known_overfit patch must be overfit."""
-        if health.noop in PASSES_VISIBLE:
+        if health.noop in PASSES_VISIBLE and sample.tests.visible_role != "regression":
             failing = getattr(check, "buggy_failing", [])
             health.flaky_tests = sorted(set(health.flaky_tests) | set(failing))
         for flag in reference.flag_details:

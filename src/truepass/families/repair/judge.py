@@ -154,7 +154,8 @@ def phase_result(tr: TestRun, expected: list[str]) -> PhaseResult:
 
 
 def check_sample(sample: RepairSample, config: JudgeConfig) -> RepairCheck:
-    """Validate one sample: buggy fails visible, the reference fix passes everything. Where the
+    """Validate one sample: buggy fails visible (hidden, when the visible tests are regression
+    tests: ``tests.visible_role``), the reference fix passes everything. Where the
     sample's language has canaries, the check runs them too; a sample on which they do not
     behave (its own configuration skips or fails them) is judged without them, and says why."""
     try:
@@ -246,9 +247,14 @@ def _checked(
     if good_hidden is not None:
         check.hidden_ids = sorted(good_hidden.collected)
     problems = _narrow_to_expected(sample, check, good, good_hidden)
+    regression = sample.tests.visible_role == "regression"
+    if regression:  # the visible tests that hold before and after the fix
+        check.visible_ids = sorted(set(check.visible_ids) & buggy.passed & good.passed)
     if problems:
         check.valid, check.status, check.reason = False, CheckStatus.REFERENCE_FAILS, problems
-    elif phase_result(buggy, check.visible_ids).ok:
+    elif regression and (why := _regression_problem(check, buggy_hidden)):
+        check.valid, check.status, check.reason = False, CheckStatus.INVALID, why
+    elif not regression and phase_result(buggy, check.visible_ids).ok:
         check.valid, check.status = False, CheckStatus.INVALID
         check.reason = "the buggy code already passes the visible tests"
     elif not (res := phase_result(good, check.visible_ids)).ok:
@@ -260,6 +266,17 @@ def _checked(
     if check.valid and _selects(sample, check, config):
         check.hidden_coverage = _coverage_map(sample, run)
     return check
+
+
+def _regression_problem(check: RepairCheck, buggy_hidden: TestRun | None) -> str:
+    """Why a sample whose visible tests are regression tests is invalid ("" if it is not): no
+    visible test passes on both the buggy code and the reference fix, or the buggy code already
+    passes the hidden tests (which alone show the defect)."""
+    if not check.visible_ids:
+        return "no visible test passes on both the buggy code and the reference fix"
+    if buggy_hidden is not None and phase_result(buggy_hidden, check.hidden_ids).ok:
+        return "the buggy code already passes the hidden tests"
+    return ""
 
 
 def _environment(sample: RepairSample, module: str) -> RepairCheck:

@@ -151,4 +151,5 @@ def _base_context(
         "description": sample.description,
         "focus": hints,
         "visible_tests": [_file_view(p, t, 0) for p, t in sample.tests.visible.items()],
+        "tests_pass": sample.tests.visible_role == "regression",
     }

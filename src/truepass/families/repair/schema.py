@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 from pathlib import PurePosixPath
+from typing import Literal
 
 from pydantic import (
     BaseModel,
@@ -89,15 +90,23 @@ class ExpectedTests(_Strict):
         return v
 
 
+VisibleRole = Literal["failing", "regression"]
+
+
 class Tests(_Strict):
     """Test files by relative path; ``hidden`` may be empty (a passing patch is ``plausible``).
 
     ``expected`` optionally narrows, per phase, which tests must pass (see :class:`ExpectedTests`).
+    ``visible_role`` says what the visible tests are: ``failing`` (the buggy code fails them),
+    or ``regression`` (the project's own tests, which the buggy code passes: only the hidden
+    tests show the defect, as in SWE-bench's ``issue-only`` setting; the check then counts the
+    visible tests that pass on both the buggy code and the reference fix).
     """
 
     visible: dict[str, str]
     hidden: dict[str, str] = Field(default_factory=dict)
     expected: ExpectedTests | None = None
+    visible_role: VisibleRole = "failing"
 
     @field_validator("visible", "hidden")
     @classmethod
@@ -115,6 +124,10 @@ class Tests(_Strict):
     def _expected_phases(self) -> Tests:
         if self.expected is not None and self.expected.hidden is not None and not self.hidden:
             raise ValueError("'expected.hidden' names tests, but there are no hidden test files")
+        if self.visible_role == "regression" and not self.hidden:
+            raise ValueError(
+                "'visible_role' regression needs hidden tests: they alone show the defect"
+            )
         return self
 
 

@@ -17,7 +17,7 @@ import json
 import logging
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 from truepass.families.repair.schema import RepairSample
@@ -38,6 +38,18 @@ def is_pytest_command(argv: list[str] | None) -> bool:
     return head[:1] == ["pytest"] or head[1:3] == ["-m", "pytest"]
 
 
+def pytest_args(sample: RepairSample, test_paths: Iterable[str]) -> list[str]:
+    """The arguments after ``pytest`` of the sample's pytest ``test_command``, for a run of the
+    test files ``test_paths``: an argument that names another of the sample's test files is left
+    out (it belongs to the other phase: one command names the visible and the hidden test
+    modules when their paths differ, as in SWE-bench's ``issue-only`` setting)."""
+    argv = sample.test_command
+    assert argv is not None and is_pytest_command(argv)
+    start = 1 if Path(argv[0]).name == "pytest" else 3
+    elsewhere = set(sample.test_files) - set(test_paths)
+    return [a for a in argv[start:] if a not in elsewhere]
+
+
 def build_argv(
     sample: RepairSample,
     test_paths: list[str],
@@ -48,13 +60,13 @@ def build_argv(
 ) -> list[str]:
     """The command run in the workspace: pytest with our reporter, or the suite's own command;
     ``last``: test files pytest runs after the others (the canaries). A suite's own pytest
-    command keeps its own selection: ``last`` is not added to it (a path argument would replace
-    the directories it collects), its collection finds them or not (the check says which)."""
+    command keeps its own selection (:func:`pytest_args`): ``last`` is not added to it (a path
+    argument would replace the directories it collects), its collection finds them or not (the
+    check says which)."""
     if sample.test_command is None:
         args = [*test_paths, *last]
     elif is_pytest_command(sample.test_command):
-        start = 1 if Path(sample.test_command[0]).name == "pytest" else 3
-        args = sample.test_command[start:]
+        args = pytest_args(sample, test_paths)
     else:
         return list(sample.test_command)
     # -P keeps the workspace off sys.path while pytest and the reporter load, so a candidate's

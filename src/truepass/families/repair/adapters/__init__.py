@@ -29,8 +29,16 @@ def _humanevalfix(path: Path) -> tuple[list[Any], bytes]:
 
 def _swebench(path: Path) -> tuple[list[Any], bytes]:
     from truepass.families.repair.adapters.swebench import load_swebench
+    from truepass.families.repair.adapters.swebench_settings import SweSetting
 
-    return load_swebench(path)
+    return load_swebench(path, SweSetting.ISSUE_ONLY)
+
+
+def _swebench_tests_shown(path: Path) -> tuple[list[Any], bytes]:
+    from truepass.families.repair.adapters.swebench import load_swebench
+    from truepass.families.repair.adapters.swebench_settings import SweSetting
+
+    return load_swebench(path, SweSetting.TESTS_SHOWN)
 
 
 FORMATS = (
@@ -50,6 +58,14 @@ FORMATS = (
     SuiteFormat(
         "swebench",
         _swebench,
-        "SWE-bench instances (.jsonl or .json) with local clones of their repositories",
+        "SWE-bench instances (.jsonl or .json) with local clones of their repositories; "
+        "solvers see the issue and the repository at its base commit",
+        setting="issue-only",
+    ),
+    SuiteFormat(
+        "swebench-tests-shown",
+        _swebench_tests_shown,
+        "as swebench, but solvers also see the instance's test_patch (its FAIL_TO_PASS tests)",
+        setting="tests-shown",
     ),
 )

@@ -8,20 +8,31 @@ Repositories are local clones: ``repos.toml`` beside PATH maps ``"owner/name" = 
 to PATH's directory), else ``repos/owner__name`` beside PATH. Nothing is checked out: files are
 read from git at ``base_commit``.
 
-One instance becomes one sample (id = ``instance_id``):
+One instance becomes one sample (id = ``instance_id``); what its solver is shown depends on the
+setting (:class:`~.swebench_settings.SweSetting`, recorded in ``meta.setting``; the formats
+``swebench`` and ``swebench-tests-shown``):
 
-* ``files``: the tracked text files at ``base_commit`` with ``test_patch`` applied (binary files,
-  symlinks, submodules and files over :data:`~truepass.suites.gitfiles.MAX_FILE_BYTES`
-  are left out, listed in ``meta.skipped_files``), minus the test modules below;
+* ``files``: the tracked text files at ``base_commit`` (binary files, symlinks, submodules and
+  files over :data:`~truepass.suites.gitfiles.MAX_FILE_BYTES` are left out, listed in
+  ``meta.skipped_files``), minus the test files below;
 * test modules: the ``test_*.py``/``*_test.py`` files ``test_patch`` creates or changes, and the
-  files the test ids name. They are the visible *and* the hidden tests; ``tests.expected`` says
-  which tests count: ``FAIL_TO_PASS`` in the visible phase, ``FAIL_TO_PASS`` + ``PASS_TO_PASS``
-  in the hidden one. So ``correct`` = resolved, ``overfit`` = the failing tests pass but a test
-  that passed before breaks. Other files ``test_patch`` touches (conftest, helpers, data) stay
-  in ``files`` in their patched form (``meta.test_support``);
-* ``test_command``: pytest on the test modules with ``--rootdir=.``, so node ids are relative to
-  the repository root as in SWE-bench, and the root (and ``src/`` for a src layout) added to the
-  ``pythonpath`` of the repository's own pytest configuration;
+  files the test ids name; other files ``test_patch`` touches (conftest, helpers, data) are its
+  test support (``meta.test_support``);
+* ``issue-only`` (the default): nothing of ``test_patch`` is shown. The visible tests are the
+  base versions of the test modules and support files (regression tests,
+  ``tests.visible_role``), the hidden ones their patched versions, expecting ``FAIL_TO_PASS`` +
+  ``PASS_TO_PASS``; see :mod:`.swebench_settings`;
+* ``tests-shown``: ``files`` have ``test_patch`` applied; the test modules are the visible *and*
+  the hidden tests; ``tests.expected`` says which tests count: ``FAIL_TO_PASS`` in the visible
+  phase, ``FAIL_TO_PASS`` + ``PASS_TO_PASS`` in the hidden one. Support files stay in
+  ``files`` in their patched form;
+* in both, ``correct`` = resolved; ``overfit`` = the visible tests pass but a hidden one fails
+  (``tests-shown``: the failing tests pass but a test that passed before breaks; ``issue-only``:
+  no shown test breaks, but the issue is not resolved or a test that passed before breaks);
+* ``test_command``: pytest on the test modules (each phase runs those it holds) with
+  ``--rootdir=.``, so node ids are relative to the repository root as in SWE-bench, and the root
+  (and ``src/`` for a src layout) added to the ``pythonpath`` of the repository's own pytest
+  configuration;
 * ``fix``: the instance ``patch``; ``fault``: the lines it changes; ``leakage``: ``public-old``
   for instances created before 2023 (or without ``created_at``), ``public-recent`` after.
 """
@@ -46,16 +57,16 @@ from truepass.families.repair.adapters.swebench_input import (
     instance_fields,
     read_records,
 )
+from truepass.families.repair.adapters.swebench_settings import (
+    DEFAULT_SETTING,
+    SweSetting,
+    is_test_module,
+    layout,
+)
 from truepass.families.repair.environments.declared import SpecFile, spec_for
 from truepass.families.repair.environments.spec import EnvSpec
 from truepass.families.repair.environments.uvtool import EnvironmentUnbuilt
-from truepass.families.repair.schema import (
-    ExpectedTests,
-    FaultLocation,
-    RepairSample,
-    RepoRef,
-    Tests,
-)
+from truepass.families.repair.schema import FaultLocation, RepairSample, RepoRef, Tests
 from truepass.patches.apply import DEV_NULL, apply_diff, changed_lines, strip_prefix
 from truepass.suites.gitfiles import MAX_FILE_BYTES, GitError, Snapshot, snapshot
 from truepass.suites.validation import invalid_sample
@@ -66,12 +77,16 @@ DEFECT_TYPE = "issue"
 ENVIRONMENTS_FILE = "environments.toml"
 
 
-def load_swebench(path: Path, *, environments: bool = True) -> tuple[list[RepairSample], bytes]:
-    """Read SWE-bench instances and build their samples from the local repositories.
+def load_swebench(
+    path: Path, setting: SweSetting = DEFAULT_SETTING, *, environments: bool = True
+) -> tuple[list[RepairSample], bytes]:
+    """Read SWE-bench instances and build their samples from the local repositories, in
+    ``setting`` (:mod:`.swebench_settings`).
 
     Returns the samples and the bytes their content hash is taken over: the instance file,
-    ``repos.toml`` if any, and the git tree id of every instance's base commit (which fixes
-    every file read), and ``environments.toml`` if any. ``environments``: give each sample its
+    ``repos.toml`` if any, ``environments.toml`` if any, the git tree id of every instance's
+    base commit (which fixes every file read) and the setting (but ``tests-shown``, whose hash
+    stays what it was before there were settings). ``environments``: give each sample its
     repository's own environment (docs/environments.md; False: truepass's interpreter runs the
     tests). Raises :class:`SuiteError` naming the file, line, instance and field of the first
     problem, and what to do about it.
@@ -94,6 +109,8 @@ def load_swebench(path: Path, *, environments: bool = True) -> tuple[list[Repair
         raise SuiteError(str(exc), location=str(path.parent / ENVIRONMENTS_FILE)) from exc
     samples: list[RepairSample] = []
     hashed = [raw, repos.raw, specs.raw]
+    if setting is not SweSetting.TESTS_SHOWN:
+        hashed.append(f"\nsetting {setting.value}".encode())
     seen: dict[str, str] = {}
     for where, record in read_records(path, text):
         iid = record.get("instance_id")
@@ -109,7 +126,9 @@ def load_swebench(path: Path, *, environments: bool = True) -> tuple[list[Repair
                 )
             explicit = specs.find(fields.repo, _version(fields))
             environment = spec_for(snap.files, explicit=explicit) if environments else None
-            sample = instance_to_sample(fields, snap, environment, repos.find(fields.repo))
+            sample = instance_to_sample(
+                fields, snap, setting, environment=environment, clone=repos.find(fields.repo)
+            )
         except RecordError as exc:
             raise SuiteError(exc.message, location=label, field=exc.field) from exc
         except GitError as exc:
@@ -152,10 +171,13 @@ def _version(inst: Instance) -> str | None:
 def instance_to_sample(
     inst: Instance,
     snap: Snapshot,
+    setting: SweSetting = DEFAULT_SETTING,
+    *,
     environment: EnvSpec | None = None,
     clone: Path | None = None,
 ) -> RepairSample:
-    """One checked instance and its base commit's files -> one sample."""
+    """One checked instance and its base commit's files -> one sample in ``setting``, with the
+    repository's ``environment`` and, for writing it by reference, its ``clone``."""
     repo, commit, patch, test_patch = inst.repo, inst.base_commit, inst.patch, inst.test_patch
     f2p, p2p = inst.fail_to_pass, inst.pass_to_pass
     _check_patch_paths(snap, "test_patch", test_patch)
@@ -164,7 +186,7 @@ def instance_to_sample(
     touched = sorted(p for p in set(after) | set(snap.files) if after.get(p) != snap.files.get(p))
     named = {t.split("::", 1)[0] for t in f2p + p2p if "::" in t}
     modules = sorted(
-        {p for p in touched if p in after and _is_test_module(p)} | (named & set(after))
+        {p for p in touched if p in after and is_test_module(p)} | (named & set(after))
     )
     if not modules:
         raise RecordError(
@@ -172,9 +194,9 @@ def instance_to_sample(
             "it changes no test module (test_*.py, *_test.py) and the test ids name no file of "
             "the repository: there is nothing to run",
         )
-    files = {p: c for p, c in after.items() if p not in modules}
-    tests = {p: after[p] for p in modules}
-    fixed = _apply({**files, **tests}, patch, "patch", repo, commit)
+    lay = layout(setting, snap.files, after, modules, touched, f2p, p2p)
+    files = lay.files
+    fixed = _apply({**files, **lay.tests.visible}, patch, "patch", repo, commit)
     fault = [
         FaultLocation(file=p, lines=lines)
         for p in sorted(files)
@@ -188,6 +210,7 @@ def instance_to_sample(
         **({"created_at": inst.created_at.isoformat()} if inst.created_at else {}),
         **inst.extra,
         "test_support": [p for p in touched if p not in modules],
+        "setting": setting.value,
     }
     skipped = snap.skipped_summary()
     if skipped:
@@ -198,29 +221,26 @@ def instance_to_sample(
         defect_type=DEFECT_TYPE,
         description=inst.problem_statement.strip(),
         files=files,
-        tests=Tests(
-            visible=tests,
-            hidden=tests,
-            expected=ExpectedTests(visible=f2p, hidden=list(dict.fromkeys(f2p + p2p))),
-        ),
+        tests=lay.tests,
         fix=patch,
         fault=fault,
         source=f"{SOURCE} ({repo} @ {commit[:12]})",
         leakage="public-recent" if recent else "public-old",
-        test_command=pytest_command(modules, files),
+        test_command=pytest_command(lay.modules, {**files, **lay.tests.visible}),
         environment=environment,
-        repository=_reference(clone, commit, snap, files, tests),
+        repository=_reference(clone, commit, snap, files, lay.tests),
         meta=meta,
     )
 
 
 def _reference(
-    clone: Path | None, commit: str, snap: Snapshot, files: dict[str, str], tests: dict[str, str]
+    clone: Path | None, commit: str, snap: Snapshot, files: dict[str, str], tests: Tests
 ) -> RepoRef | None:
     """The sample's repository, for writing it by reference (None: written whole)."""
     if clone is None:
         return None
-    removed = sorted(p for p in snap.files if p not in files and p not in tests)
+    shown = set(tests.visible) | set(tests.hidden)
+    removed = sorted(p for p in snap.files if p not in files and p not in shown)
     return RepoRef(path=str(clone.resolve()), commit=commit, removed=removed)
 
 
@@ -270,11 +290,6 @@ _INI_FILES = (
     ("tox.ini", "pytest"),
     ("setup.cfg", "tool:pytest"),
 )
-
-
-def _is_test_module(path: str) -> bool:
-    name = path.rsplit("/", 1)[-1]
-    return name.endswith(".py") and (name.startswith("test_") or name.endswith("_test.py"))
 
 
 def _check_patch_paths(snap: Snapshot, field: str, diff: str) -> None:

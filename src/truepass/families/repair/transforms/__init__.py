@@ -121,7 +121,7 @@ def obfuscate_sample(sample: RepairSample, seed: int = 0) -> RepairSample:
     data.update(
         description=rename_in_text(sample.description, renaming),
         files=files,
-        tests={"visible": visible, "hidden": hidden},
+        tests={"visible": visible, "hidden": hidden, "visible_role": sample.tests.visible_role},
         fix=fix,
         fault=fault,
         known_overfit=known_overfit,
