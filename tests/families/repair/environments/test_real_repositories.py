@@ -90,7 +90,10 @@ def test_harvested_click_fix_judged_in_its_own_environment(click: Path) -> None:
     check = check_sample(sample, CONFIG)
     assert check.valid, check.reason
     assert judge(sample, Answer(diff=sample.fix), check, CONFIG).verdict == Verdict.CORRECT
-    assert judge(sample, Answer(files={}), check, CONFIG).verdict == Verdict.FAILS_VISIBLE
+    # issue-only (the default): the shown tests are the repository's own at base, which the
+    # buggy code passes; doing nothing breaks none of them and fails the hidden ones
+    assert sample.meta["setting"] == "issue-only" and sample.tests.visible_role == "regression"
+    assert judge(sample, Answer(files={}), check, CONFIG).verdict == Verdict.OVERFIT
     # the environment is cached: one build, found again by its key
     build._READY.clear()
     again = build.ready(env, sample.files)

@@ -282,8 +282,10 @@ def _site_packages(venv: Path) -> Path:
     return found[0]
 
 
-_BUILD_SCRIPT = r"""
-import glob, importlib, os, sys, tarfile, tomllib, zipfile
+# The in-sandbox start of every backend call: the backend PEP 517 names (setuptools' legacy
+# one by default), imported from the environment (and ``backend-path``) as ``hooks``.
+_LOAD_BACKEND = r"""
+import glob, importlib, json, os, sys, tarfile, tomllib, zipfile
 if UNPACK:
     if UNPACK.endswith(".zip"):
         zipfile.ZipFile(UNPACK).extractall("unpacked")
@@ -303,11 +305,18 @@ name, _, attrs = backend.partition(":")
 hooks = importlib.import_module(name)
 for attr in filter(None, attrs.split(".")):
     hooks = getattr(hooks, attr)
+"""
+_BUILD_SCRIPT = r"""
 os.makedirs(OUT, exist_ok=True)
 if not hasattr(hooks, HOOK):
     sys.exit(f"the build backend {backend} has no {HOOK} (PEP 517, PEP 660)")
 print("WHEEL=" + getattr(hooks, HOOK)(OUT))
 """
+
+
+def _script(body: str, *, hook: str, unpack: str | None) -> str:
+    """A backend call's program: its settings, the backend loaded, then ``body``."""
+    return f"OUT = {BUILD_DIR!r}\nHOOK = {hook!r}\nUNPACK = {unpack!r}\n{_LOAD_BACKEND}{body}"
 
 
 def run_backend(
@@ -316,7 +325,7 @@ def run_backend(
     """Run the build backend's ``hook`` (``build_wheel`` or ``build_editable``) in ``box`` on
     the workspace (or on the sdist ``unpack``, unpacked there first); returns the wheel's name
     and bytes, read back by the trusted process."""
-    script = f"OUT = {BUILD_DIR!r}\nHOOK = {hook!r}\nUNPACK = {unpack!r}\n{_BUILD_SCRIPT}"
+    script = _script(_BUILD_SCRIPT, hook=hook, unpack=unpack)
     out = _step(box, [python, "-c", script], f"the build backend ({hook})")
     name = next((ln[6:] for ln in out.splitlines() if ln.startswith("WHEEL=")), "").strip()
     if not name or "/" in name:
@@ -362,18 +371,6 @@ def _sandboxed_build(
 
 
 _REQUIRES_SCRIPT = r"""
-import importlib, json, os, sys, tomllib
-data = {}
-if os.path.exists("pyproject.toml"):
-    with open("pyproject.toml", "rb") as fh:
-        data = tomllib.load(fh)
-system = data.get("build-system", {})
-backend = system.get("build-backend", "setuptools.build_meta:__legacy__")
-sys.path[:0] = [os.path.abspath(p) for p in system.get("backend-path", [])]
-name, _, attrs = backend.partition(":")
-hooks = importlib.import_module(name)
-for attr in filter(None, attrs.split(".")):
-    hooks = getattr(hooks, attr)
 hook = getattr(hooks, "get_requires_for_build_editable", None)
 print("REQUIRES=" + json.dumps(list(hook()) if hook else []))
 """
@@ -386,7 +383,8 @@ def _editable_requires(box: SandboxSession, spec: EnvSpec, python: str, root: Pa
     tags, so the environment's own interpreter never runs outside the sandbox."""
     from truepass.families.repair.environments.declared import compile_lines
 
-    out = _step(box, [python, "-c", _REQUIRES_SCRIPT], "asking the build backend's requirements")
+    script = _script(_REQUIRES_SCRIPT, hook="", unpack=None)
+    out = _step(box, [python, "-c", script], "asking the build backend's requirements")
     line = next((ln[9:] for ln in out.splitlines() if ln.startswith("REQUIRES=")), "[]")
     wanted = [str(r) for r in json.loads(line)]
     have = {r.split("==")[0].lower() for r in spec.requirements + spec.build_requires}
