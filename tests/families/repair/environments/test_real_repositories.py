@@ -11,6 +11,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from cli_run import invoke, results
 from fake_openai import FakeOpenAI, fake_model_options, ok
 
 from truepass.agentic.trajectory import Trajectory
@@ -167,3 +168,23 @@ def test_a_scripted_agent_fixes_the_harvested_sample_in_its_environment(
     # the repository's own interpreter, importing the workspace through its editable install
     assert str(build.envs_dir()) in steps[0].observation
     assert "/workspace/src/click/__init__.py" in steps[0].observation
+
+
+def test_the_sample_is_judged_on_dask_workers_from_its_spec(click: Path, tmp_path: Path) -> None:
+    """A Dask worker (another process) builds or finds the environment from the spec the sample
+    carries: the same key, the same verdicts."""
+    common = ["--suite", f"swebench:{click / 'instances.jsonl'}", "--check-cache", "off",
+              "--timeout", "300", "--solver", "oracle", "--solver", "noop"]  # fmt: skip
+    before = os.environ.get("TRUEPASS_ENVS")
+    os.environ["TRUEPASS_ENVS"] = str(tmp_path / "envs")  # empty: someone must build it
+    try:
+        invoke("run", *common, "--executor", "dask-local:1", "--out", str(tmp_path / "run"))
+    finally:
+        os.environ["TRUEPASS_ENVS"] = before or ""
+    got = results(tmp_path / "run")
+    (sample_id,) = {s for _, s in got}
+    assert got["oracle", sample_id]["verdict"] == "correct"
+    assert got["noop", sample_id]["verdict"] == "overfit"
+    (sample,) = load_swebench(click / "instances.jsonl")[0]
+    assert sample.environment is not None
+    assert (tmp_path / "envs" / sample.environment.key() / "ready.json").is_file()
