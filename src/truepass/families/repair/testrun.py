@@ -149,7 +149,7 @@ def _run_in_environment(
 
     assert sample.environment is not None
     built = ready(sample.environment, sample.files)
-    plugins = ["_truepass_rebuild"] if built.rebuilds(code) else []
+    plugins = ["_truepass_extensions"] if built.rebuilds(code) else []
     argv = build_argv(sample, sorted(tests), list(extra), python=built.python, plugins=plugins)
     env = {k: v for k, v in env.items() if k != "PYTEST_DISABLE_PLUGIN_AUTOLOAD"}
     binds = {str(harness_dir()): HARNESS_MOUNT, **built.binds()}

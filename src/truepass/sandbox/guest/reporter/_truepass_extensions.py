@@ -1,6 +1,6 @@
 """pytest plugin, in the sandbox: rebuild the workspace's compiled extensions first.
 
-Loaded (``-p _truepass_rebuild``) when a patch changes the compiled sources of a repository
+Loaded (``-p _truepass_extensions``) when a patch changes the compiled sources of a repository
 whose environment built them: ``setup.py build_ext --inplace`` runs here, in the sandbox, before
 the first conftest imports the project (which would bind a stale extension). A build that fails
 ends the session once the reporter has started (the run reports no test, so it cannot pass: the
