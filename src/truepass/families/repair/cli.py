@@ -102,9 +102,9 @@ def envs_cmd(
 ) -> None:
     """List the repositories' environments built on this machine (content-addressed, in
     $TRUEPASS_ENVS or ~/.cache/truepass/envs), or prune them."""
-    from truepass.families.repair.environments.build import envs_dir
     from truepass.families.repair.environments.store import cached
     from truepass.families.repair.environments.store import prune as prune_envs
+    from truepass.families.repair.environments.uvtool import envs_dir
 
     if prune:
         gone = prune_envs(unused_days=unused_days, keys=remove)

@@ -188,3 +188,18 @@ def test_the_sample_is_judged_on_dask_workers_from_its_spec(click: Path, tmp_pat
     (sample,) = load_swebench(click / "instances.jsonl")[0]
     assert sample.environment is not None
     assert (tmp_path / "envs" / sample.environment.key() / "ready.json").is_file()
+
+
+def test_a_package_without_a_wheel_is_built_from_its_sdist_in_the_sandbox(envs: Path) -> None:
+    """mkautodoc 0.2.0 (httpx's docs requirement) is published as an sdist only."""
+    from truepass.families.repair.environments.declared import RepoSpec, spec_for
+
+    spec = spec_for({}, explicit=RepoSpec(packages=["mkautodoc==0.2.0"]))
+    assert spec is not None and spec.problem is None, spec
+    assert spec.sdists == ["mkautodoc==0.2.0"]
+    assert any(r.startswith("mkautodoc==0.2.0") for r in spec.requirements)
+    wheels = list((envs / "wheelhouse" / "mkautodoc-0.2.0").glob("mkautodoc-0.2.0-*.whl"))
+    assert len(wheels) == 1
+    env = build.ready(spec, {})
+    site = next((env.root / "venv").glob("lib/python3*/site-packages"))
+    assert (site / "mkautodoc").is_dir() and (site / "pytest").is_dir()

@@ -21,18 +21,14 @@ Tests then run in the sandbox with the environment bound read-only at its own pa
 
 from __future__ import annotations
 
-import contextlib
-import fcntl
 import hashlib
 import json
 import logging
 import os
 import re
 import shutil
-import subprocess
-import sys
 import time
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path, PurePosixPath
@@ -40,27 +36,33 @@ from pathlib import Path, PurePosixPath
 from pydantic import BaseModel
 
 from truepass.errors import SandboxError
+from truepass.families.repair.environments.backend import (
+    BUILD_DIR,
+    BUILD_LIMITS,
+    REQUIRES_SCRIPT,
+    run_backend,
+    script,
+    step,
+)
 from truepass.families.repair.environments.sdists import sdist_wheel, with_sdists
 from truepass.families.repair.environments.spec import EnvSpec
-from truepass.families.repair.environments.uvtool import EnvironmentUnbuilt, run_uv
-from truepass.paths import user_cache_dir
-from truepass.sandbox.models import Limits
+from truepass.families.repair.environments.uvtool import (
+    EnvironmentUnbuilt,
+    base_prefix,
+    compile_pinned,
+    envs_dir,
+    find_interpreter,
+    install_pinned,
+    locked,
+    run_uv,
+    site_packages,
+)
 from truepass.sandbox.session import SandboxSession
 
 log = logging.getLogger(__name__)
 
-BUILD_LIMITS = Limits(
-    timeout_s=900, memory_mb=4096, cpu_s=900, max_processes=256, file_size_mb=512,
-    disk_mb=2048, open_files=1024,
-)  # fmt: skip
-BUILD_DIR = ".truepass-build"
 COMPILED_OUTPUTS = (".so", ".pyd")
 Progress = Callable[[str], None]
-
-
-def envs_dir() -> Path:
-    """Where environments are kept: ``$TRUEPASS_ENVS``, else ``~/.cache/truepass/envs``."""
-    return Path(os.environ.get("TRUEPASS_ENVS") or user_cache_dir() / "envs")
 
 
 class Built(BaseModel):
@@ -127,7 +129,7 @@ def ready(
     root = envs_dir() / spec.key()
     if str(root) in _READY and (root / "ready.json").is_file():
         return _READY[str(root)]
-    with _locked(root):
+    with locked(root):
         env = _load(root)
         if env is None:
             env = _build(spec, files, root, progress or _log_progress)
@@ -137,17 +139,6 @@ def ready(
 
 def _log_progress(message: str) -> None:
     log.warning("%s", message)
-
-
-@contextlib.contextmanager
-def _locked(root: Path) -> Iterator[None]:
-    root.parent.mkdir(parents=True, exist_ok=True)
-    with open(root.parent / f"{root.name}.lock", "w") as fh:
-        fcntl.flock(fh, fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(fh, fcntl.LOCK_UN)
 
 
 def _load(root: Path) -> Environment | None:
@@ -167,7 +158,7 @@ def _build(spec: EnvSpec, files: Mapping[str, str], root: Path, say: Progress) -
     root.mkdir(parents=True)
     try:
         interpreter = find_interpreter(spec.python)
-        base_prefix = _base_prefix(interpreter)
+        prefix = base_prefix(interpreter)
         venv = root / "venv"
         n = len(spec.requirements) + len(spec.build_requires)
         say(f"environment {key}: installing {n} pinned packages (Python {spec.python}, "
@@ -179,15 +170,15 @@ def _build(spec: EnvSpec, files: Mapping[str, str], root: Path, say: Progress) -
             sdist_wheel(pin, root.parent, spec.python)
         pinned = spec.requirements + spec.build_requires
         with_sdists(
-            lambda links: str(install_pinned(venv, pinned, links, interpreter)),
+            lambda links: install_pinned(venv, pinned, links, interpreter),
             root.parent, spec.python, list(spec.sdists),
         )  # fmt: skip
-        site = _site_packages(venv)
+        site = site_packages(venv)
         overlay: dict[str, bytes] = {}
         editable = None
         if spec.project is not None or spec.pre_install:
             say(f"environment {key}: building the project in the sandbox (offline)")
-            wheel, overlay = _sandboxed_build(spec, files, root, base_prefix)
+            wheel, overlay = _sandboxed_build(spec, files, root, prefix)
             if wheel is not None:
                 editable = _install_wheel(wheel, interpreter, site)
         for rel, data in overlay.items():
@@ -195,7 +186,7 @@ def _build(spec: EnvSpec, files: Mapping[str, str], root: Path, say: Progress) -
             dest.parent.mkdir(parents=True, exist_ok=True)
             dest.write_bytes(data)
         built = Built(
-            key=key, spec=spec, interpreter=interpreter, base_prefix=base_prefix,
+            key=key, spec=spec, interpreter=interpreter, base_prefix=prefix,
             created_at=datetime.now(UTC).isoformat(timespec="seconds"),
             build_s=round(time.monotonic() - started, 2), size_bytes=_size(root),
             overlay=sorted(overlay), editable=editable,
@@ -209,143 +200,19 @@ def _build(spec: EnvSpec, files: Mapping[str, str], root: Path, say: Progress) -
     return Environment(root=root, built=built, overlay=overlay)
 
 
-def find_interpreter(minor: str) -> str:
-    """The interpreter of Python ``minor``: this one's base when it matches, else the one
-    ``uv python find`` finds on this machine (never downloaded)."""
-    if f"{sys.version_info.major}.{sys.version_info.minor}" == minor:
-        return str(Path(getattr(sys, "_base_executable", sys.executable)).resolve())
-    out = run_uv(["python", "find", "--no-managed-python", minor], what=f"finding Python {minor}")
-    return str(Path(out.strip()).resolve())
-
-
-def install_pinned(venv: Path, lines: list[str], links: list[str], interpreter: str) -> Path:
-    """Install pinned ``lines`` into ``venv`` as wheels (``links``: wheelhouse directories of
-    sdists built in the sandbox), compile their bytecode; returns site-packages."""
-    (venv.parent / "requirements.txt").write_text("\n".join(lines) + "\n")
-    run_uv(
-        ["pip", "install", "--quiet", "--no-build", "--no-deps", "--python",
-         str(venv / "bin" / "python"), *(a for link in links for a in ("--find-links", link)),
-         "-r", str(venv.parent / "requirements.txt")],
-        what="installing the pinned packages (wheels only)",
-    )  # fmt: skip
-    site = _site_packages(venv)
-    subprocess.run(
-        [interpreter, "-I", "-S", "-m", "compileall", "-q", "-j", "0", str(site)],
-        capture_output=True, check=False,
-    )  # fmt: skip
-    return site
-
-
-@dataclass(frozen=True)
-class BuildVenv:
-    """A build backend's environment, for building sdists in the sandbox."""
-
-    python: str
-    binds: dict[str, str]
-    limits: Limits = BUILD_LIMITS
-
-
-def build_venv(requires: list[str], python: str, envs: Path) -> BuildVenv:
-    """A cached environment holding a build backend's ``requires`` (wheels only)."""
-    from truepass.families.repair.environments.declared import compile_lines
-
-    lines = compile_lines(requires, python)
-    key = hashlib.sha256(json.dumps([python, lines]).encode()).hexdigest()[:20]
-    root = envs / "buildenvs" / key
-    with _locked(root):
-        interpreter = find_interpreter(python)
-        base_prefix = _base_prefix(interpreter)
-        if not (root / "ready").is_file():
-            shutil.rmtree(root, ignore_errors=True)
-            root.mkdir(parents=True)
-            run_uv(["venv", "--quiet", "--no-project", "--python", interpreter,
-                    str(root / "venv")], what="creating a build environment")  # fmt: skip
-            install_pinned(root / "venv", lines, [], interpreter)
-            (root / "ready").write_text(json.dumps(lines))
-    return BuildVenv(
-        python=str(root / "venv" / "bin" / "python"),
-        binds={str(root): str(root), base_prefix: base_prefix},
-    )
-
-
-def _base_prefix(interpreter: str) -> str:
-    return subprocess.run(
-        [interpreter, "-I", "-S", "-c", "import sys; print(sys.base_prefix)"],
-        capture_output=True, text=True, check=True,
-    ).stdout.strip()  # fmt: skip
-
-
-def _site_packages(venv: Path) -> Path:
-    found = sorted(venv.glob("lib/python3*/site-packages"))
-    if not found:
-        raise EnvironmentUnbuilt(f"{venv}: no site-packages after creating it")
-    return found[0]
-
-
-# The in-sandbox start of every backend call: the backend PEP 517 names (setuptools' legacy
-# one by default), imported from the environment (and ``backend-path``) as ``hooks``.
-_LOAD_BACKEND = r"""
-import glob, importlib, json, os, sys, tarfile, tomllib, zipfile
-if UNPACK:
-    if UNPACK.endswith(".zip"):
-        zipfile.ZipFile(UNPACK).extractall("unpacked")
-    else:
-        tarfile.open(UNPACK).extractall("unpacked", filter="data")
-    (top,) = glob.glob("unpacked/*/")
-    os.chdir(top)
-    OUT = os.path.abspath(os.path.join("..", "..", OUT))
-data = {}
-if os.path.exists("pyproject.toml"):
-    with open("pyproject.toml", "rb") as fh:
-        data = tomllib.load(fh)
-system = data.get("build-system", {})
-backend = system.get("build-backend", "setuptools.build_meta:__legacy__")
-sys.path[:0] = [os.path.abspath(p) for p in system.get("backend-path", [])]
-name, _, attrs = backend.partition(":")
-hooks = importlib.import_module(name)
-for attr in filter(None, attrs.split(".")):
-    hooks = getattr(hooks, attr)
-"""
-_BUILD_SCRIPT = r"""
-os.makedirs(OUT, exist_ok=True)
-if not hasattr(hooks, HOOK):
-    sys.exit(f"the build backend {backend} has no {HOOK} (PEP 517, PEP 660)")
-print("WHEEL=" + getattr(hooks, HOOK)(OUT))
-"""
-
-
-def _script(body: str, *, hook: str, unpack: str | None) -> str:
-    """A backend call's program: its settings, the backend loaded, then ``body``."""
-    return f"OUT = {BUILD_DIR!r}\nHOOK = {hook!r}\nUNPACK = {unpack!r}\n{_LOAD_BACKEND}{body}"
-
-
-def run_backend(
-    box: SandboxSession, python: str, hook: str, *, unpack: str | None = None
-) -> tuple[str, bytes]:
-    """Run the build backend's ``hook`` (``build_wheel`` or ``build_editable``) in ``box`` on
-    the workspace (or on the sdist ``unpack``, unpacked there first); returns the wheel's name
-    and bytes, read back by the trusted process."""
-    script = _script(_BUILD_SCRIPT, hook=hook, unpack=unpack)
-    out = _step(box, [python, "-c", script], f"the build backend ({hook})")
-    name = next((ln[6:] for ln in out.splitlines() if ln.startswith("WHEEL=")), "").strip()
-    if not name or "/" in name:
-        raise EnvironmentUnbuilt(f"the build backend named no wheel: {out[-300:]}")
-    return name, box.read_binary(f"{BUILD_DIR}/{name}")
-
-
 def _sandboxed_build(
-    spec: EnvSpec, files: Mapping[str, str], root: Path, base_prefix: str
+    spec: EnvSpec, files: Mapping[str, str], root: Path, prefix: str
 ) -> tuple[Path | None, dict[str, bytes]]:
     """The editable wheel and the compiled extensions, built by the project's own code in the
     sandbox, offline, with the environment read-only."""
     python = str(root / "venv" / "bin" / "python")
-    binds = {str(root): str(root), base_prefix: base_prefix}
+    binds = {str(root): str(root), prefix: prefix}
     try:
         with SandboxSession(
             files, limits=BUILD_LIMITS, ro_binds=binds, env={"HOME": "/tmp"}
         ) as box:
             for command in spec.pre_install:
-                _step(box, ["/bin/sh", "-c", command], f"pre-install command {command!r}")
+                step(box, ["/bin/sh", "-c", command], f"pre-install command {command!r}")
             wheel = None
             if spec.project is not None:
                 _editable_requires(box, spec, python, root)
@@ -353,7 +220,7 @@ def _sandboxed_build(
             overlay: dict[str, bytes] = {}
             if spec.extensions:
                 before = set(files)  # the backend may have built them in place already
-                _step(box, [python, "setup.py", "build_ext", "--inplace"], "building extensions")
+                step(box, [python, "setup.py", "build_ext", "--inplace"], "building extensions")
                 for rel in sorted(set(box.list_files()) - before):
                     top = PurePosixPath(rel).parts[0]
                     if rel.endswith(COMPILED_OUTPUTS) and top not in ("build", BUILD_DIR):
@@ -370,44 +237,27 @@ def _sandboxed_build(
     return path, overlay
 
 
-_REQUIRES_SCRIPT = r"""
-hook = getattr(hooks, "get_requires_for_build_editable", None)
-print("REQUIRES=" + json.dumps(list(hook()) if hook else []))
-"""
-
-
 def _editable_requires(box: SandboxSession, spec: EnvSpec, python: str, root: Path) -> None:
     """Install what the backend says an editable build needs beyond its ``requires`` (PEP 660's
     ``get_requires_for_build_editable``, asked in the sandbox; hatchling's ``editables``):
     resolved within the environment's pins and installed as wheels for the base interpreter's
     tags, so the environment's own interpreter never runs outside the sandbox."""
-    from truepass.families.repair.environments.declared import compile_lines
-
-    script = _script(_REQUIRES_SCRIPT, hook="", unpack=None)
-    out = _step(box, [python, "-c", script], "asking the build backend's requirements")
+    program = script(REQUIRES_SCRIPT, hook="", unpack=None)
+    out = step(box, [python, "-c", program], "asking the build backend's requirements")
     line = next((ln[9:] for ln in out.splitlines() if ln.startswith("REQUIRES=")), "[]")
     wanted = [str(r) for r in json.loads(line)]
     have = {r.split("==")[0].lower() for r in spec.requirements + spec.build_requires}
     missing = [r for r in wanted if re.split(r"[<>=!~;\[ ]", r)[0].lower() not in have]
     if not missing:
         return
-    pins = compile_lines(missing, spec.python, constraints=spec.requirements + spec.build_requires)
+    pins = compile_pinned(missing, spec.python, constraints=spec.requirements + spec.build_requires)
     (root / "editable-requires.txt").write_text("\n".join(pins) + "\n")
     run_uv(
         ["pip", "install", "--quiet", "--no-build", "--no-deps", "--python",
-         find_interpreter(spec.python), "--target", str(_site_packages(root / "venv")),
+         find_interpreter(spec.python), "--target", str(site_packages(root / "venv")),
          "-r", str(root / "editable-requires.txt")],
         what="installing the build backend's editable requirements",
     )  # fmt: skip
-
-
-def _step(box: SandboxSession, argv: list[str], what: str) -> str:
-    result = box.execute(argv)
-    if result.timed_out or result.returncode != 0:
-        tail = "\n".join((result.stderr or result.stdout).strip().splitlines()[-12:])
-        why = "timed out" if result.timed_out else f"exit {result.returncode}"
-        raise EnvironmentUnbuilt(f"{what} failed in the sandbox ({why}): {tail}")
-    return result.stdout
 
 
 def _install_wheel(path: Path, interpreter: str, site: Path) -> str:

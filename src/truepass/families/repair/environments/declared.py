@@ -32,7 +32,14 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from truepass.families.repair.environments.sdists import with_sdists
 from truepass.families.repair.environments.spec import EnvSource, EnvSpec
-from truepass.families.repair.environments.uvtool import EnvironmentUnbuilt, run_uv
+from truepass.families.repair.environments.uvtool import (
+    PINNED,
+    EnvironmentUnbuilt,
+    clean_lines,
+    compile_pinned,
+    envs_dir,
+    run_uv,
+)
 
 TEST_GROUPS = ("tests", "test", "testing", "dev")
 REQUIREMENT_FILES = (
@@ -49,7 +56,6 @@ REQUIREMENT_FILES = (
 PROJECT_FILES = ("pyproject.toml", "setup.py", "setup.cfg")
 COMPILED_SUFFIXES = (".c", ".cc", ".cpp", ".cxx", ".pyx", ".h")
 PYTHONS = tuple(f"3.{n}" for n in range(8, 15))
-_PINNED = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*(\[[^\]]*\])?\s*===?\s*[^\s;,]+\s*(;.*)?$")
 _PROJECT_REF = re.compile(r"^(?:-e\s+|--editable\s+)?\.(?:\[([^\]]*)\])?$")
 
 
@@ -186,7 +192,7 @@ def _export_lock(declaring: Mapping[str, str], pyproject: dict) -> list[str]:
              "--no-header", "--no-annotate", "--format", "requirements-txt", *select],
             cwd=Path(tmp), what="reading uv.lock (uv export --frozen)",
         )  # fmt: skip
-    return _clean(out.splitlines())
+    return clean_lines(out.splitlines())
 
 
 def _from_requirements(
@@ -195,7 +201,7 @@ def _from_requirements(
     lines, constraints, extras = _read_requirements(declaring, path, set())
     if extras is not None:
         lines += _project_dependencies(pyproject, extras)
-    if all(_PINNED.match(ln) for ln in lines) and not constraints:
+    if all(PINNED.match(ln) for ln in lines) and not constraints:
         return lines
     return compile_lines(lines, python, constraints=constraints, sdists=built)
 
@@ -246,37 +252,15 @@ def compile_lines(
     constraints: list[str] | None = None,
     sdists: list[str] | None = None,
 ) -> list[str]:
-    """Pinned lines for ``wanted`` (``uv pip compile --no-build`` for ``python``). A pinned
-    package without a wheel is built from its sdist in the sandbox (:mod:`.sdists`) and named
-    in ``sdists``; without that list, it is an error."""
-    if not wanted:
-        return []
-    from truepass.families.repair.environments.build import envs_dir
-
-    with tempfile.TemporaryDirectory(prefix="truepass-resolve-") as tmp:
-        Path(tmp, "in.txt").write_text("\n".join(wanted) + "\n")
-        args = ["pip", "compile", "--no-build", "--no-header", "--no-annotate", "--quiet",
-                "--python-version", python, "in.txt"]  # fmt: skip
-        if constraints:
-            Path(tmp, "c.txt").write_text("\n".join(_unmarked(constraints)) + "\n")
-            args += ["-c", "c.txt"]
-        what = f"resolving {', '.join(wanted[:6])}"
-
-        def attempt(links: list[str]) -> str:
-            found = [a for link in links for a in ("--find-links", link)]
-            return run_uv([*args, *found], cwd=Path(tmp), what=what)
-
-        built = sdists
-        out = attempt([]) if built is None else with_sdists(attempt, envs_dir(), python, built)
-    return _clean(out.splitlines())
-
-
-def _unmarked(lines: list[str]) -> list[str]:
-    return [ln.split(";")[0].strip() for ln in lines if _PINNED.match(ln)]
-
-
-def _clean(lines: list[str]) -> list[str]:
-    return [ln.strip() for ln in lines if ln.strip() and not ln.lstrip().startswith(("#", "-"))]
+    """Pinned lines for ``wanted`` (:func:`~.uvtool.compile_pinned`). A pinned package without
+    a wheel is built from its sdist in the sandbox (:mod:`.sdists`) and named in ``sdists``;
+    without that list, it is an error."""
+    if sdists is None or not wanted:
+        return compile_pinned(wanted, python, constraints=constraints)
+    return with_sdists(
+        lambda links: compile_pinned(wanted, python, constraints=constraints, find_links=links),
+        envs_dir(), python, sdists,
+    )  # fmt: skip
 
 
 def _name(line: str) -> str:

@@ -21,10 +21,12 @@ import tomllib
 import zipfile
 from collections.abc import Callable
 from pathlib import Path
+from typing import TypeVar
 
 import httpx
 
 from truepass.errors import SandboxError
+from truepass.families.repair.environments.backend import build_venv, run_backend
 from truepass.families.repair.environments.uvtool import EnvironmentUnbuilt, machine_sources
 from truepass.sandbox.session import SandboxSession
 
@@ -41,9 +43,10 @@ def wheelhouse(envs: Path) -> Path:
     return envs / "wheelhouse"
 
 
-def with_sdists(
-    attempt: Callable[[list[str]], str], envs: Path, python: str, built: list[str]
-) -> str:
+T = TypeVar("T")
+
+
+def with_sdists(attempt: Callable[[list[str]], T], envs: Path, python: str, built: list[str]) -> T:
     """``attempt(find_links)`` until uv stops naming pinned packages that have no wheel; each
     named one is built from its sdist (:func:`sdist_wheel`) and added to ``built``
     (``name==version``) and to the find-links of the next attempt."""
@@ -71,8 +74,6 @@ def sdist_wheel(pin: str, envs: Path, python: str) -> Path:
         return found[0]
     filename, data = download_sdist(name, version)
     requires = build_requires(filename, data)
-    from truepass.families.repair.environments.build import build_venv, run_backend
-
     venv = build_venv(requires, python, envs)
     try:
         with SandboxSession({filename: data}, limits=venv.limits, ro_binds=venv.binds,

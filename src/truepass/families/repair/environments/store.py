@@ -8,7 +8,8 @@ from pathlib import Path
 
 from pydantic import BaseModel
 
-from truepass.families.repair.environments.build import Built, envs_dir
+from truepass.families.repair.environments.build import Built
+from truepass.families.repair.environments.uvtool import envs_dir
 
 
 class Cached(BaseModel):

@@ -5,15 +5,19 @@ would use it. truepass names no registry of its own."""
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import functools
 import os
 import re
 import subprocess
 import sys
-from collections.abc import Mapping, Sequence
+import tempfile
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 
 from truepass.errors import TruepassError
+from truepass.paths import user_cache_dir
 
 TIMEOUT_S = 900
 
@@ -88,3 +92,96 @@ def run_uv(
         words = "\n".join(proc.stderr.strip().splitlines()[-12:])
         raise EnvironmentUnbuilt(f"{what}: {words or f'uv exited {proc.returncode}'}")
     return proc.stdout
+
+
+def envs_dir() -> Path:
+    """Where environments are kept: ``$TRUEPASS_ENVS``, else ``~/.cache/truepass/envs``."""
+    return Path(os.environ.get("TRUEPASS_ENVS") or user_cache_dir() / "envs")
+
+
+@contextlib.contextmanager
+def locked(root: Path) -> Iterator[None]:
+    root.parent.mkdir(parents=True, exist_ok=True)
+    with open(root.parent / f"{root.name}.lock", "w") as fh:
+        fcntl.flock(fh, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(fh, fcntl.LOCK_UN)
+
+
+def find_interpreter(minor: str) -> str:
+    """The interpreter of Python ``minor``: this one's base when it matches, else the one
+    ``uv python find`` finds on this machine (never downloaded)."""
+    if f"{sys.version_info.major}.{sys.version_info.minor}" == minor:
+        return str(Path(getattr(sys, "_base_executable", sys.executable)).resolve())
+    out = run_uv(["python", "find", "--no-managed-python", minor], what=f"finding Python {minor}")
+    return str(Path(out.strip()).resolve())
+
+
+def install_pinned(venv: Path, lines: list[str], links: list[str], interpreter: str) -> Path:
+    """Install pinned ``lines`` into ``venv`` as wheels (``links``: wheelhouse directories of
+    sdists built in the sandbox), compile their bytecode; returns site-packages."""
+    (venv.parent / "requirements.txt").write_text("\n".join(lines) + "\n")
+    run_uv(
+        ["pip", "install", "--quiet", "--no-build", "--no-deps", "--python",
+         str(venv / "bin" / "python"), *(a for link in links for a in ("--find-links", link)),
+         "-r", str(venv.parent / "requirements.txt")],
+        what="installing the pinned packages (wheels only)",
+    )  # fmt: skip
+    site = site_packages(venv)
+    subprocess.run(
+        [interpreter, "-I", "-S", "-m", "compileall", "-q", "-j", "0", str(site)],
+        capture_output=True, check=False,
+    )  # fmt: skip
+    return site
+
+
+def base_prefix(interpreter: str) -> str:
+    return subprocess.run(
+        [interpreter, "-I", "-S", "-c", "import sys; print(sys.base_prefix)"],
+        capture_output=True, text=True, check=True,
+    ).stdout.strip()  # fmt: skip
+
+
+def site_packages(venv: Path) -> Path:
+    found = sorted(venv.glob("lib/python3*/site-packages"))
+    if not found:
+        raise EnvironmentUnbuilt(f"{venv}: no site-packages after creating it")
+    return found[0]
+
+
+def compile_pinned(
+    wanted: list[str],
+    python: str,
+    *,
+    constraints: list[str] | None = None,
+    find_links: list[str] | None = None,
+) -> list[str]:
+    """Pinned lines for ``wanted``: ``uv pip compile --no-build`` for ``python`` (published
+    metadata only; no package's build runs), with wheelhouses ``find_links``."""
+    if not wanted:
+        return []
+    with tempfile.TemporaryDirectory(prefix="truepass-resolve-") as tmp:
+        Path(tmp, "in.txt").write_text("\n".join(wanted) + "\n")
+        args = ["pip", "compile", "--no-build", "--no-header", "--no-annotate", "--quiet",
+                "--python-version", python, "in.txt"]  # fmt: skip
+        if constraints:
+            Path(tmp, "c.txt").write_text("\n".join(unmarked(constraints)) + "\n")
+            args += ["-c", "c.txt"]
+        args += [a for link in find_links or [] for a in ("--find-links", link)]
+        out = run_uv(args, cwd=Path(tmp), what=f"resolving {', '.join(wanted[:6])}")
+    return clean_lines(out.splitlines())
+
+
+PINNED = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*(\[[^\]]*\])?\s*===?\s*[^\s;,]+\s*(;.*)?$")
+
+
+def unmarked(lines: list[str]) -> list[str]:
+    """The pinned ``name==version`` of each pinned line, without its marker."""
+    return [ln.split(";")[0].strip() for ln in lines if PINNED.match(ln)]
+
+
+def clean_lines(lines: list[str]) -> list[str]:
+    """Requirement lines without comments and options."""
+    return [ln.strip() for ln in lines if ln.strip() and not ln.lstrip().startswith(("#", "-"))]
