@@ -38,6 +38,7 @@ from truepass.families.repair.adapters.swebench import (
     pytest_command,
     runs_with_runtests,
 )
+from truepass.families.repair.adapters.swebench_settings import is_test_module
 from truepass.families.repair.environments.declared import RepoSpec, spec_for
 from truepass.families.repair.environments.uvtool import EnvironmentUnbuilt
 from truepass.families.repair.runners import runner_for
@@ -77,11 +78,6 @@ def is_test_path(path: str) -> bool:
         or name == "conftest.py"
         or (name.endswith(".py") and (name.startswith("test_") or name.endswith("_test.py")))
     )
-
-
-def is_test_module(path: str) -> bool:
-    name = PurePosixPath(path).name
-    return name.endswith(".py") and (name.startswith("test_") or name.endswith("_test.py"))
 
 
 def git(repo: Path, *args: str) -> str:
