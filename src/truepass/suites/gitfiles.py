@@ -64,6 +64,11 @@ def _git(repo: Path, *args: str, data: bytes | None = None) -> bytes:
     return proc.stdout
 
 
+def git_text(repo: Path, *args: str) -> str:
+    """What ``git -C repo ARGS`` prints, as text; raises :class:`GitError` saying why not."""
+    return _git(repo, *args).decode("utf-8", "replace")
+
+
 def check_repository(repo: Path, commit: str) -> None:
     """Raise :class:`GitError` unless ``repo`` is a git repository holding ``commit``."""
     if not repo.is_dir():

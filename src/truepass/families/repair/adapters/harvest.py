@@ -22,10 +22,9 @@ The instances file is SWE-bench's shape: other harnesses can read it, and
 
 from __future__ import annotations
 
+import json
 import re
-import subprocess
 from collections.abc import Callable
-from datetime import datetime
 from pathlib import Path, PurePosixPath
 
 from pydantic import BaseModel, Field
@@ -46,7 +45,7 @@ from truepass.families.repair.schema import RepairSample, Tests
 from truepass.patches.apply import apply_diff
 from truepass.sandbox.models import Limits
 from truepass.sandbox.testrun import TestRun
-from truepass.suites.gitfiles import GitError, snapshot
+from truepass.suites.gitfiles import GitError, git_text, snapshot
 
 HARVEST_LIMITS = Limits(timeout_s=600, memory_mb=4096, cpu_s=600, disk_mb=1024)
 TEST_DIRS = frozenset({"tests", "test", "testing"})
@@ -80,13 +79,6 @@ def is_test_path(path: str) -> bool:
     )
 
 
-def git(repo: Path, *args: str) -> str:
-    proc = subprocess.run(["git", "-C", str(repo), *args], capture_output=True, text=True)
-    if proc.returncode != 0:
-        raise GitError(f"git {' '.join(args)}: {proc.stderr.strip()[-300:]}", field="repo")
-    return proc.stdout
-
-
 def commits_between(
     repo: Path, since: str | None, until: str | None, grep: str | None
 ) -> list[str]:
@@ -96,15 +88,15 @@ def commits_between(
     args += [f"--since={since}"] if since else []
     args += [f"--until={until}"] if until else []
     args += ["-E", "-i", f"--grep={grep}"] if grep else []
-    return git(repo, *args).split()
+    return git_text(repo, *args).split()
 
 
 def history(repo: Path) -> str:
     """HEAD, or the first remote branch when HEAD names no commit."""
     try:
-        return git(repo, "rev-parse", "--verify", "HEAD^{commit}").strip()
+        return git_text(repo, "rev-parse", "--verify", "HEAD^{commit}").strip()
     except GitError:
-        refs = git(repo, "for-each-ref", "--format=%(refname)", "refs/remotes", "refs/heads")
+        refs = git_text(repo, "for-each-ref", "--format=%(refname)", "refs/remotes", "refs/heads")
         if not refs.split():
             raise
         return refs.split()[0]
@@ -138,17 +130,17 @@ def harvest_commit(
 ) -> tuple[Harvested, dict[str, object] | None]:
     """Harvest one commit: what was found, and the instance (None when it is skipped)."""
     say = progress or (lambda _m: None)
-    sha = git(repo, "rev-parse", f"{commit}^{{commit}}").strip()
+    sha = git_text(repo, "rev-parse", f"{commit}^{{commit}}").strip()
     out = Harvested(commit=sha, valid=False, runs=runs)
-    parents = git(repo, "rev-list", "--parents", "-n", "1", sha).split()[1:]
+    parents = git_text(repo, "rev-list", "--parents", "-n", "1", sha).split()[1:]
     if not parents:
         out.reason = "a root commit: no base to fix"
         return out, None
     base = parents[0]
-    out.created_at = git(repo, "show", "-s", "--format=%cI", sha).strip()
+    out.created_at = git_text(repo, "show", "-s", "--format=%cI", sha).strip()
     out.instance_id = f"{name.replace('/', '__')}-{sha[:12]}"
     try:
-        fix, test_patch, modules = split_commit(git(repo, "diff", "--no-renames", base, sha))
+        fix, test_patch, modules = split_commit(git_text(repo, "diff", "--no-renames", base, sha))
     except PatchError as exc:
         out.reason = str(exc)
         return out, None
@@ -243,12 +235,8 @@ def _not_started(trs: list[TestRun]) -> str:
 
 
 def _message(repo: Path, sha: str) -> str:
-    text = git(repo, "show", "-s", "--format=%B", sha).strip()
+    text = git_text(repo, "show", "-s", "--format=%B", sha).strip()
     return re.sub(r"\n{3,}", "\n\n", text) or f"commit {sha}"
-
-
-def created(h: Harvested) -> datetime | None:
-    return datetime.fromisoformat(h.created_at) if h.created_at else None
 
 
 # --- a whole harvest, resumable ----------------------------------------------------------------
@@ -292,7 +280,7 @@ def harvest(
                 entry = Logged.model_validate_json(line)
                 if not entry.harvested.reason.startswith(ENVIRONMENT_REASON):
                     done[entry.harvested.commit] = entry  # an environment is tried again
-    shas = [git(repo, "rev-parse", f"{c}^{{commit}}").strip() for c in commits]
+    shas = [git_text(repo, "rev-parse", f"{c}^{{commit}}").strip() for c in commits]
     say = progress or (lambda _m: None)
     for i, sha in enumerate(shas, 1):
         if sha in done:
@@ -304,8 +292,6 @@ def harvest(
         done[sha] = Logged(harvested=found, instance=instance)
         with log_path.open("a") as fh:
             fh.write(done[sha].model_dump_json() + "\n")
-    import json
-
     rows = [done[s] for s in dict.fromkeys(shas)]
     (out / INSTANCES).write_text(
         "".join(json.dumps(r.instance) + "\n" for r in rows if r.instance is not None)
