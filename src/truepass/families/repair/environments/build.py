@@ -25,7 +25,6 @@ import hashlib
 import json
 import logging
 import os
-import re
 import shutil
 import time
 from collections.abc import Callable, Mapping
@@ -52,8 +51,10 @@ from truepass.families.repair.environments.uvtool import (
     compile_pinned,
     envs_dir,
     find_interpreter,
+    install_for_base,
     install_pinned,
     locked,
+    requirement_name,
     run_uv,
     site_packages,
 )
@@ -180,7 +181,9 @@ def _build(spec: EnvSpec, files: Mapping[str, str], root: Path, say: Progress) -
             say(f"environment {key}: building the project in the sandbox (offline)")
             wheel, overlay = _sandboxed_build(spec, files, root, prefix)
             if wheel is not None:
-                editable = _install_wheel(wheel, interpreter, site)
+                install_for_base(site, interpreter, [str(wheel)],
+                                 what="installing the project's editable wheel")  # fmt: skip
+                editable = wheel.name
         for rel, data in overlay.items():
             dest = root / "overlay" / rel
             dest.parent.mkdir(parents=True, exist_ok=True)
@@ -246,27 +249,17 @@ def _editable_requires(box: SandboxSession, spec: EnvSpec, python: str, root: Pa
     out = step(box, [python, "-c", program], "asking the build backend's requirements")
     line = next((ln[9:] for ln in out.splitlines() if ln.startswith("REQUIRES=")), "[]")
     wanted = [str(r) for r in json.loads(line)]
-    have = {r.split("==")[0].lower() for r in spec.requirements + spec.build_requires}
-    missing = [r for r in wanted if re.split(r"[<>=!~;\[ ]", r)[0].lower() not in have]
+    have = {requirement_name(r) for r in spec.requirements + spec.build_requires}
+    missing = [r for r in wanted if requirement_name(r) not in have]
     if not missing:
         return
     pins = compile_pinned(missing, spec.python, constraints=spec.requirements + spec.build_requires)
     (root / "editable-requires.txt").write_text("\n".join(pins) + "\n")
-    run_uv(
-        ["pip", "install", "--quiet", "--no-build", "--no-deps", "--python",
-         find_interpreter(spec.python), "--target", str(site_packages(root / "venv")),
-         "-r", str(root / "editable-requires.txt")],
+    install_for_base(
+        site_packages(root / "venv"), find_interpreter(spec.python),
+        ["-r", str(root / "editable-requires.txt")],
         what="installing the build backend's editable requirements",
     )  # fmt: skip
-
-
-def _install_wheel(path: Path, interpreter: str, site: Path) -> str:
-    run_uv(
-        ["pip", "install", "--quiet", "--no-deps", "--offline", "--no-build", "--python",
-         interpreter, "--target", str(site), str(path)],
-        what="installing the project's editable wheel",
-    )  # fmt: skip
-    return path.name
 
 
 def _size(root: Path) -> int:

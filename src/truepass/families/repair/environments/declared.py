@@ -38,6 +38,7 @@ from truepass.families.repair.environments.uvtool import (
     clean_lines,
     compile_pinned,
     envs_dir,
+    requirement_name,
     run_uv,
 )
 
@@ -162,7 +163,7 @@ def _spec_for(
         lines = compile_lines(wanted, python, sdists=built) if wanted else []
     else:
         source, declared, pre, lines = EnvSource.PYPROJECT, [], [], []
-    if not any(_name(ln) == "pytest" for ln in lines):
+    if not any(requirement_name(ln) == "pytest" for ln in lines):
         lines = lines + compile_lines(["pytest"], python, constraints=lines, sdists=built)
     build = _build_requires(pyproject, "setup.py" in declaring)
     build_pins = (
@@ -263,11 +264,6 @@ def compile_lines(
     )  # fmt: skip
 
 
-def _name(line: str) -> str:
-    m = re.match(r"^([A-Za-z0-9][A-Za-z0-9._-]*)", line)
-    return re.sub(r"[-_.]+", "-", m.group(1)).lower() if m else ""
-
-
 # --- pyproject -------------------------------------------------------------------------------
 
 
@@ -307,10 +303,10 @@ def _project_dependencies(pyproject: dict, extras: list[str]) -> list[str]:
     project = pyproject.get("project", {})
     deps = [d for d in project.get("dependencies", []) if isinstance(d, str)]
     optional = project.get("optional-dependencies", {})
-    name = _name(project.get("name", ""))
+    name = requirement_name(project.get("name", ""))
     for extra in extras:
         for dep in optional.get(extra, []):
-            if _name(dep) == name:  # "pkg[other]" inside pkg's own extras
+            if requirement_name(dep) == name:  # "pkg[other]" inside pkg's own extras
                 inner = re.search(r"\[([^\]]*)\]", dep)
                 deps += _project_dependencies(pyproject, inner.group(1).split(",")) if inner else []
             else:

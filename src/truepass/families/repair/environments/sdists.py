@@ -27,16 +27,16 @@ import httpx
 
 from truepass.errors import SandboxError
 from truepass.families.repair.environments.backend import build_venv, run_backend
-from truepass.families.repair.environments.uvtool import EnvironmentUnbuilt, machine_sources
+from truepass.families.repair.environments.uvtool import (
+    EnvironmentUnbuilt,
+    machine_sources,
+    normalize,
+)
 from truepass.sandbox.session import SandboxSession
 
 NO_WHEEL = re.compile(r"Because ([A-Za-z0-9][A-Za-z0-9._-]*)==([^\s,]+) has no usable wheels")
 MAX_ROUNDS = 8
 JSON_API = "application/vnd.pypi.simple.v1+json"
-
-
-def normalize(name: str) -> str:
-    return re.sub(r"[-_.]+", "-", name).lower()
 
 
 def wheelhouse(envs: Path) -> Path:

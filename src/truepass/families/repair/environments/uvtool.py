@@ -13,7 +13,7 @@ import re
 import subprocess
 import sys
 import tempfile
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 from truepass.errors import TruepassError
@@ -74,12 +74,11 @@ def run_uv(
     args: Sequence[str],
     *,
     cwd: Path | None = None,
-    extra_env: Mapping[str, str] | None = None,
     what: str,
 ) -> str:
     """Run ``uv ARGS`` (never a package's code: callers pass ``--no-build``) and return its
     stdout; raise :class:`EnvironmentUnbuilt` saying ``what`` failed, with uv's own words."""
-    env = {**os.environ, **machine_sources(), "UV_PYTHON_DOWNLOADS": "never", **(extra_env or {})}
+    env = {**os.environ, **machine_sources(), "UV_PYTHON_DOWNLOADS": "never"}
     env.pop("VIRTUAL_ENV", None)
     try:
         proc = subprocess.run(
@@ -125,7 +124,7 @@ def install_pinned(venv: Path, lines: list[str], links: list[str], interpreter: 
     (venv.parent / "requirements.txt").write_text("\n".join(lines) + "\n")
     run_uv(
         ["pip", "install", "--quiet", "--no-build", "--no-deps", "--python",
-         str(venv / "bin" / "python"), *(a for link in links for a in ("--find-links", link)),
+         str(venv / "bin" / "python"), *find_links_args(links),
          "-r", str(venv.parent / "requirements.txt")],
         what="installing the pinned packages (wheels only)",
     )  # fmt: skip
@@ -135,6 +134,22 @@ def install_pinned(venv: Path, lines: list[str], links: list[str], interpreter: 
         capture_output=True, check=False,
     )  # fmt: skip
     return site
+
+
+def find_links_args(links: list[str]) -> list[str]:
+    """uv's options naming the wheelhouse directories ``links``."""
+    return [a for link in links for a in ("--find-links", link)]
+
+
+def install_for_base(site: Path, interpreter: str, sources: list[str], *, what: str) -> None:
+    """Install wheels (``sources``: paths, or ``-r FILE``) into ``site`` for the tags of the base
+    ``interpreter``: uv then never starts an environment's own interpreter, whose ``site``
+    would run the ``.pth`` files of the packages installed there, outside the sandbox."""
+    run_uv(
+        ["pip", "install", "--quiet", "--no-build", "--no-deps", "--python", interpreter,
+         "--target", str(site), *sources],
+        what=what,
+    )  # fmt: skip
 
 
 def base_prefix(interpreter: str) -> str:
@@ -169,7 +184,7 @@ def compile_pinned(
         if constraints:
             Path(tmp, "c.txt").write_text("\n".join(unmarked(constraints)) + "\n")
             args += ["-c", "c.txt"]
-        args += [a for link in find_links or [] for a in ("--find-links", link)]
+        args += find_links_args(find_links or [])
         out = run_uv(args, cwd=Path(tmp), what=f"resolving {', '.join(wanted[:6])}")
     return clean_lines(out.splitlines())
 
@@ -180,6 +195,17 @@ PINNED = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*(\[[^\]]*\])?\s*===?\s*[^\s;,]+
 def unmarked(lines: list[str]) -> list[str]:
     """The pinned ``name==version`` of each pinned line, without its marker."""
     return [ln.split(";")[0].strip() for ln in lines if PINNED.match(ln)]
+
+
+def normalize(name: str) -> str:
+    """A distribution name as PEP 503 compares them."""
+    return re.sub(r"[-_.]+", "-", name).lower()
+
+
+def requirement_name(line: str) -> str:
+    """The normalized name a requirement line starts with ("" if none)."""
+    m = re.match(r"^\s*([A-Za-z0-9][A-Za-z0-9._-]*)", line)
+    return normalize(m.group(1)) if m else ""
 
 
 def clean_lines(lines: list[str]) -> list[str]:
