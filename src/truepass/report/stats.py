@@ -63,6 +63,12 @@ class RateRow:
     correct_ci: tuple[float, float] | None
     plausible_ci: tuple[float, float] | None
     overfit_share: float | None
+    unparsed: int = 0
+    """counted attempts judged no-patch (parse failures)"""
+    unparsed_rate: float | None = None
+    correct_rate_parsed: float | None = None
+    """correct / parsed attempts: parse failures left out (seed 001's rate)"""
+    correct_parsed_ci: tuple[float, float] | None = None
 
     @property
     def gap(self) -> float | None:
@@ -87,6 +93,10 @@ def rate_row(r: Rates) -> RateRow:
         correct_ci=correct_ci,
         plausible_ci=plausible_ci,
         overfit_share=r.overfit_share,
+        unparsed=r.unparsed,
+        unparsed_rate=r.unparsed / r.counted if r.counted else None,
+        correct_rate_parsed=r.correct / r.parsed if r.parsed else None,
+        correct_parsed_ci=_as_interval(r.correct_parsed_ci),
     )
 
 
