@@ -21,6 +21,7 @@ from truepass.families.repair.environments.uvtool import EnvironmentUnbuilt
 from truepass.families.repair.evidence import RepairEvidence
 from truepass.families.repair.fakefix import detect_fake_fix
 from truepass.families.repair.patching import apply_to_sample
+from truepass.families.repair.patchtypes import patch_type
 from truepass.families.repair.runners import runner_for
 from truepass.families.repair.schema import RepairSample
 from truepass.families.repair.testids import resolve_expected
@@ -415,6 +416,7 @@ def _measure(sample: RepairSample, applied: AppliedPatch, into: Judged) -> None:
     evidence = RepairEvidence.on(into)
     evidence.quality = quality_delta(sample.files, applied.files, applied.diff, fault, metrics)
     evidence.localisation = localisation(sample.files, applied.diff, fault, metrics)
+    evidence.patch_type = patch_type(sample.files, applied.diff, metrics)
 
 
 ROOT_CAUSE = "root_cause"
