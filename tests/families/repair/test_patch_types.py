@@ -67,13 +67,14 @@ def _py(fixed: str) -> PatchType | None:
 
 
 def test_one_line_replaced_is_single_line() -> None:
-    assert _py(PY.replace("    if x > hi:\n        return lo", "    if x > hi:\n        return hi")) \
-        is PatchType.SINGLE_LINE  # fmt: skip
+    fixed = PY.replace("    if x > hi:\n        return lo", "    if x > hi:\n        return hi")
+    assert _py(fixed) is PatchType.SINGLE_LINE
 
 
 def test_one_line_inserted_is_single_line() -> None:
-    assert _py(PY.replace("    return x\n", "    x = int(x)\n    return x\n")) \
-        is PatchType.SINGLE_LINE  # fmt: skip
+    assert (
+        _py(PY.replace("    return x\n", "    x = int(x)\n    return x\n")) is PatchType.SINGLE_LINE
+    )
 
 
 def test_two_adjacent_lines_are_one_hunk() -> None:
