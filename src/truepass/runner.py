@@ -12,7 +12,7 @@ import queue
 import secrets
 import subprocess
 import time
-from collections.abc import Callable, Hashable, Iterator
+from collections.abc import Callable, Hashable, Iterator, Mapping
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -36,6 +36,7 @@ from truepass.executors import (
     parse_executor,
 )
 from truepass.families.base import Family
+from truepass.families.capabilities import Configured
 from truepass.judged import JudgeConfig, Judged, SampleCheck
 from truepass.models.base import ModelUnavailable
 from truepass.records import AttemptRecord
@@ -199,6 +200,7 @@ def run(
     progress: Progress | None = None,
     executor: str | ExecutorSpec = "local",
     check_cache: Path | bool = True,
+    family_options: Mapping[str, str] | None = None,
 ) -> RunResult:
     """Run ``solvers`` on ``suite`` into ``out``; resumes whatever ``out`` already holds.
 
@@ -207,11 +209,14 @@ def run(
     :mod:`truepass.executors`). It is not part of the run's identity: a run may be resumed with
     another executor, and the results are the same. ``check_cache`` is where sample checks are
     shared with other runs: True for the default (:func:`truepass.checkcache.default_path`),
-    False for none, or a file.
+    False for none, or a file. ``family_options`` (``--family-option``) go to the family
+    (:class:`~truepass.families.capabilities.Configured`; an input error for a family without
+    options), into the manifest and the summary.
     """
     config = config or JudgeConfig()
     spec = executor if isinstance(executor, ExecutorSpec) else parse_executor(executor)
     family = suite.family_type(workers=jobs)
+    configure(family, family_options or {})
     for solver in solvers:
         if (why := refusal(solver, family)) is not None:
             raise InputError(why, field="--solver")
@@ -232,6 +237,7 @@ def run(
         resumed = len(done & {(sv.name, s.id, a) for sv in solvers for s in samples
                               for a in range(sv.attempts(s))})  # fmt: skip
         manifest = _manifest(suite, solvers, config, jobs, limit)
+        manifest["family_options"] = family.options() if isinstance(family, Configured) else {}
         if tasks:
             for solver in {s.name: s for s, _, _ in tasks}.values():
                 solver.prepare()
@@ -270,6 +276,16 @@ def run(
             cache.close()
         family.close()
         store.close()
+
+
+def configure(family: Family, options: Mapping[str, str]) -> None:
+    """Give ``family`` its options (``--family-option KEY=VALUE``); an input error when it takes
+    none."""
+    if not options:
+        return
+    if not isinstance(family, Configured):
+        raise InputError(f"the {family.name} family takes no options", field="--family-option")
+    family.configure(options)
 
 
 def open_check_cache(setting: Path | bool, config: JudgeConfig) -> CheckCache | None:

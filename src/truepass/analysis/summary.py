@@ -11,7 +11,7 @@ from pydantic import BaseModel, Field
 
 from truepass.agentic.metrics import ProcessSummary, process_summary
 from truepass.analysis.stats import wilson
-from truepass.families.capabilities import Measured
+from truepass.families.capabilities import Configured, Measured
 from truepass.families.registry import DEFAULT as DEFAULT_FAMILY
 from truepass.metrics.localisation import Localisation
 from truepass.metrics.passk import pass_at_ks, pass_at_ks_with_ci
@@ -144,6 +144,11 @@ class Summary(BaseModel):
         description="what the samples showed their solvers (SWE-bench: issue-only, "
         "tests-shown), when the suite's benchmark has settings",
     )
+    family_options: dict[str, str] = Field(
+        default_factory=dict,
+        description="the family's options in force, defaults included (run --family-option; "
+        "review: the positive class of its metrics)",
+    )
     solvers: list[SolverSummary]
 
 
@@ -246,7 +251,11 @@ def summarize(
             )
         )
     return Summary(
-        suite=suite, family=family.name if family else DEFAULT_FAMILY, setting=setting, solvers=out
+        suite=suite,
+        family=family.name if family else DEFAULT_FAMILY,
+        setting=setting,
+        family_options=family.options() if isinstance(family, Configured) else {},
+        solvers=out,
     )
 
 

@@ -97,7 +97,13 @@ def _print_metrics(summary: Summary) -> None:
             cells.append(text)
         table.add_row(escape(name), *cells)
     out_console.print(table)
-    out_console.print("\\[low–high]: 95% bootstrap interval over attempts", style="dim")
+    note = "\\[low–high]: 95% bootstrap interval over attempts"
+    if summary.family_options:
+        chosen = ", ".join(f"{k}={v}" for k, v in summary.family_options.items())
+        note += f"; {summary.family} options: {chosen}"
+        if "positive" in summary.family_options:
+            note += " (positive: the positive class of precision, recall and F1)"
+    out_console.print(note, style="dim")
 
 
 def _print_process(summary: Summary) -> None:
