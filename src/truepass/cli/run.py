@@ -37,6 +37,7 @@ from truepass.runner import RunResult, run
 from truepass.solvers import SolverOptions, make_solvers
 from truepass.solvers.registry import spec_help
 from truepass.suites.loader import Suite, load_suite
+from truepass.suites.split import DEFAULT_DEV_SHARE, Split, SplitSpec
 
 with import_errors():  # a broken plug-in: one clear error, exit 2
     SOLVER_HELP = spec_help()
@@ -53,6 +54,12 @@ FamilyOpt = Annotated[list[str] | None, typer.Option("--family-option", metavar=
     help="An option of the suite's family (repeatable): review and patch-correctness take "
     "positive=LABEL, the positive class of precision, recall and F1 (review's default: accept, "
     "as in CL4SE). Recorded in the manifest and the summary.")]  # fmt: skip
+
+SplitOpt = Annotated[Split | None, typer.Option("--split", help="Run one split of the suite: "
+    "dev (tune prompts and settings here) or test (report here); a sample's split is a hash of "
+    "its id (docs/cli.md). Recorded in the manifest.")]  # fmt: skip
+DevShareOpt = Annotated[float, typer.Option("--dev-share", min=0.01, max=0.99,
+    help="The share of samples in the dev split (with --split).")]  # fmt: skip
 
 
 def family_options(given: list[str] | None) -> dict[str, str]:
@@ -71,13 +78,14 @@ def _execute(suite: Suite, specs: list[str], out: Path, jobs: int, limit: int | 
              config: JudgeConfig, options: SolverOptions | None = None,
              executor: ExecutorSpec | str = "local",
              check_cache: str | None = None,
-             family: dict[str, str] | None = None) -> RunResult:  # fmt: skip
+             family: dict[str, str] | None = None,
+             split: SplitSpec | None = None) -> RunResult:  # fmt: skip
     solvers = make_solvers(specs, {s.id for s in suite.samples}, options)
     try:
         with progress() as update:
             return run(suite, solvers, out, config=config, jobs=jobs, limit=limit, progress=update,
                        executor=executor, check_cache=check_cache_setting(check_cache),
-                       family_options=family)  # fmt: skip
+                       family_options=family, split=split)  # fmt: skip
     except KeyboardInterrupt:
         err_console.print(
             f"interrupted: every attempt judged so far is stored in {out}/store.sqlite; "
@@ -117,6 +125,8 @@ def run_cmd(
     executor: ExecutorOpt = "local",
     check_cache: CheckCacheOpt = None,
     family_option: FamilyOpt = None,
+    split: SplitOpt = None,
+    dev_share: DevShareOpt = DEFAULT_DEV_SHARE,
     *,
     options: SolverOptions,
 ) -> None:
@@ -126,8 +136,9 @@ def run_cmd(
         loaded = load(suite, transform)
         config = _config(timeout, reruns, test_selection, differential)
         chosen = family_options(family_option)
+        one = None if split is None else SplitSpec(split=split, dev_share=dev_share)
         result = _execute(
-            loaded, solver, out, jobs, limit, config, options, where, check_cache, chosen
+            loaded, solver, out, jobs, limit, config, options, where, check_cache, chosen, one
         )
     _report(result, out)
 
