@@ -84,6 +84,8 @@ def rate_row(r: Rates) -> RateRow:
     """Rates from a summary, with intervals taken from it when present, else computed here."""
     correct_ci = _as_interval(getattr(r, "correct_ci", None)) or wilson(r.correct, r.counted)
     plausible_ci = _as_interval(getattr(r, "plausible_ci", None)) or wilson(r.plausible, r.counted)
+    unparsed = int(getattr(r, "unparsed", r.verdicts.get(Verdict.NO_PATCH.value, 0)))
+    parsed = r.counted - unparsed
     return RateRow(
         attempts=r.attempts,
         counted=r.counted,
@@ -95,10 +97,11 @@ def rate_row(r: Rates) -> RateRow:
         correct_ci=correct_ci,
         plausible_ci=plausible_ci,
         overfit_share=r.overfit_share,
-        unparsed=r.unparsed,
-        unparsed_rate=r.unparsed / r.counted if r.counted else None,
-        correct_rate_parsed=r.correct / r.parsed if r.parsed else None,
-        correct_parsed_ci=_as_interval(r.correct_parsed_ci),
+        unparsed=unparsed,
+        unparsed_rate=unparsed / r.counted if r.counted else None,
+        correct_rate_parsed=r.correct / parsed if parsed else None,
+        correct_parsed_ci=_as_interval(getattr(r, "correct_parsed_ci", None))
+        or wilson(r.correct, parsed),
     )
 
 
