@@ -3,6 +3,7 @@ by hand on small Python and Java cases."""
 
 from __future__ import annotations
 
+import random
 import textwrap
 
 import pytest
@@ -32,6 +33,25 @@ def test_levenshtein_and_similarity_by_hand() -> None:
     assert similarity(list("kitten"), list("sitting")) == round(1 - 3 / 7, 4)
     assert similarity([], []) == 1.0
     assert similarity(["a"], []) == 0.0
+
+
+def _plain_levenshtein(a: list[str], b: list[str]) -> int:
+    """The textbook dynamic programme, cell by cell."""
+    previous = list(range(len(b) + 1))
+    for i, p in enumerate(a, start=1):
+        current = [i]
+        for j, q in enumerate(b, start=1):
+            current.append(min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (p != q)))
+        previous = current
+    return previous[-1]
+
+
+def test_the_row_at_a_time_distance_is_the_textbook_one() -> None:
+    rng = random.Random(7)
+    for _ in range(200):
+        a = [rng.choice("abc") for _ in range(rng.randrange(25))]
+        b = [rng.choice("abc") for _ in range(rng.randrange(25))]
+        assert levenshtein(a, b) == _plain_levenshtein(a, b), (a, b)
 
 
 def test_python_labels_are_the_tree_in_pre_order() -> None:

@@ -40,7 +40,7 @@ Labelled = list[tuple[int, str]]
 Labeller = Callable[[str], Labelled | None]
 """A language's labels of one file's code; None when it does not parse"""
 
-MAX_CELLS = 25_000_000
+MAX_CELLS = 100_000_000
 """Above this many cells (after the common ends are trimmed) the distance is not computed."""
 _TOKEN = re.compile(r"\w+|[^\w\s]")
 
@@ -74,13 +74,21 @@ def levenshtein(a: Sequence[str], b: Sequence[str]) -> int | None:
         return max(len(x), len(y))
     if len(x) * len(y) > MAX_CELLS:
         return None
-    previous = list(range(len(y) + 1))
-    for i, p in enumerate(x, start=1):
-        current = [i]
-        for j, q in enumerate(y, start=1):
-            current.append(min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (p != q)))
-        previous = current
-    return previous[-1]
+    import numpy as np
+
+    codes: dict[str, int] = {}
+    xs = np.array([codes.setdefault(v, len(codes)) for v in x])
+    ys = np.array([codes.setdefault(v, len(codes)) for v in y])
+    # one row of the table at a time: row[j] = min(up + 1, diagonal + cost, row[j - 1] + 1);
+    # the last term is a running minimum of row[k] - k, so each row is a few array operations
+    steps = np.arange(len(ys) + 1)
+    row = steps.copy()
+    for i, p in enumerate(xs, start=1):
+        best = np.empty_like(row)
+        best[0] = i
+        best[1:] = np.minimum(row[1:] + 1, row[:-1] + (ys != p))
+        row = np.minimum.accumulate(best - steps) + steps
+    return int(row[-1])
 
 
 def similarity(a: Sequence[str], b: Sequence[str]) -> float | None:
