@@ -162,7 +162,7 @@ def python_labels(source: str) -> Labelled | None:
 
     try:
         tree = pyast.parse(source)
-    except (SyntaxError, ValueError):
+    except (SyntaxError, ValueError, RecursionError, MemoryError):  # nested too deep: tokens
         return None
     out: Labelled = []
     stack: list[tuple[ast.AST, int]] = [(tree, 0)]  # the module itself: outside every function
