@@ -595,11 +595,11 @@ def build_rebuild(
             field="--source-package",
         )
     own: list[str] = []
-    language, coverage_note = "c", ""
+    language, coverage_note, build_timeout_s = "c", "", 600.0
     try:
         recipe = backend.recipe_for(gold)
         own = [str(p) for p in recipe.program_sources]
-        language = recipe.language
+        language, build_timeout_s = recipe.language, recipe.build_timeout_s
         if coverage and recipe.coverage is Coverage.NONE:
             # black-box generation: a larger budget makes up for choosing without coverage
             coverage, coverage_note = False, recipe.coverage_note
@@ -675,6 +675,7 @@ def build_rebuild(
             }
         ),
         test_timeout_s=settings.test_timeout_s,
+        build_timeout_s=build_timeout_s,
     )
     path = write_suite(out, sample)
     return Built(sample, generated, path, notes)

@@ -48,6 +48,9 @@ class Recipe(BaseModel):
     language: str = Field("c", description="the gold's source language: c, c++, rust or go")
     coverage: Coverage = Coverage.GCOV
     coverage_note: str = Field("", description="why coverage is not measured (coverage none)")
+    build_timeout_s: float = Field(
+        600.0, gt=0, description="the task's compile.sh time limit (a Rust build takes longer)"
+    )
     configure: list[str] = Field(
         description="argv run once in the tree root (may be empty); flags are appended to it"
     )
@@ -291,6 +294,7 @@ def _cargo(program: str) -> Recipe:
         language="rust",
         coverage=Coverage.NONE,
         coverage_note=_NO_RUST_COVERAGE,
+        build_timeout_s=3600.0,
         configure=[],
         prebuild=[["sh", "-c", setup]],
         build=["sh", "-c", build],
@@ -357,7 +361,7 @@ _LZIP_SOURCES = {
     "lzip": (["arg_parser", "lzip_index", "list", "encoder_base", "encoder", "fast_encoder",
               "decoder", "main"],
              ["arg_parser.h", "decoder.h", "encoder.h", "encoder_base.h", "fast_encoder.h",
-              "list.h", "lzip.h", "lzip_index.h"]),
+              "lzip.h", "lzip_index.h"]),
     "lziprecover": (["arg_parser", "alone_to_lz", "lzip_index", "list", "dump_remove",
                      "lunzcrash", "md5", "merge", "mtester", "nrep_stats", "range_dec", "repair",
                      "reproduce", "split", "decoder", "main"],
@@ -366,7 +370,7 @@ _LZIP_SOURCES = {
     "clzip": (["carg_parser", "lzip_index", "list", "encoder_base", "encoder", "fast_encoder",
                "decoder", "main"],
               ["carg_parser.h", "decoder.h", "encoder.h", "encoder_base.h", "fast_encoder.h",
-               "list.h", "lzip.h", "lzip_index.h"]),
+               "lzip.h", "lzip_index.h"]),
 }  # fmt: skip
 
 
