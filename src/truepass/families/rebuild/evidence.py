@@ -9,7 +9,9 @@ from truepass.metrics.tree import Submission
 
 
 class RebuildEvidence(Evidence):
-    """The submitted tree's language and structure."""
+    """The submitted tree's language and structure, and the gold's language."""
+
+    gold_language: str | None = Field(None, description="the gold's source language")
 
     submission: Submission | None = Field(
         None, description="the submitted tree's language and structure"
