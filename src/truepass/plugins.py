@@ -25,7 +25,6 @@ import importlib
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
-from importlib import metadata
 from typing import Generic, TypeVar
 
 from truepass.errors import InputError
@@ -39,11 +38,38 @@ COMMANDS = "truepass.commands"
 @dataclass(frozen=True)
 class Command:
     """A CLI command a family or a plug-in adds: ``truepass NAME`` (``group`` None) or
-    ``truepass GROUP NAME`` (``build-suite``). ``function`` is a typer command function."""
+    ``truepass GROUP NAME`` (``build-suite``).
+
+    ``function`` is a typer command function, or where it is, ``"module:function"`` (a
+    ``typer.Typer`` of subcommands there is a group of them): the module is imported only when
+    the command runs or shows its own ``--help``, so that ``truepass --help`` stays quick. Such a
+    command gives ``help``, the one line ``truepass --help`` lists it with (the first paragraph
+    of its docstring; a test of the built-in commands holds the two together). A command given
+    as a function is listed with its docstring's first paragraph unless ``help`` says otherwise.
+    """
 
     name: str
-    function: Callable[..., None]
+    function: Callable[..., None] | str
     group: str | None = None
+    help: str | None = None
+
+    def __post_init__(self) -> None:
+        if isinstance(self.function, str):
+            module, sep, attr = self.function.partition(":")
+            if not (module and sep and attr):
+                raise ValueError(f"command '{self.name}': '{self.function}' is not "
+                                 "'module:function'")  # fmt: skip
+            if not self.help:
+                raise ValueError(f"command '{self.name}' names its function by place "
+                                 f"('{self.function}') and so must give its help line")  # fmt: skip
+
+    def load(self) -> Callable[..., None]:
+        """The command's function (or ``typer.Typer``), imported if it was named by place."""
+        if not isinstance(self.function, str):
+            return self.function
+        module, _, attr = self.function.partition(":")
+        found: Callable[..., None] = getattr(importlib.import_module(module), attr)
+        return found
 
 
 @cache
@@ -51,6 +77,8 @@ def loaded(group: str) -> tuple[tuple[str, object], ...]:
     """(name, object) of every entry point in ``group`` of the installed distributions, loaded
     once. A plug-in that cannot be loaded is an :class:`InputError` naming its distribution and
     what to do."""
+    from importlib import metadata  # 10 ms or more: only when plug-ins are asked for
+
     out = []
     for ep in sorted(metadata.entry_points(group=group), key=lambda e: e.name):
         try:
