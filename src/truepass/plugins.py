@@ -25,7 +25,7 @@ import importlib
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 from truepass.errors import InputError
 
@@ -73,14 +73,28 @@ class Command:
 
 
 @cache
+def _all_entry_points() -> tuple[Any, ...]:
+    from importlib import metadata  # 10 ms or more: only when plug-ins are asked for
+
+    everything = metadata.entry_points()  # every distribution read once
+    return tuple(
+        ep for g in (FAMILIES, SOLVERS, LANGUAGES, COMMANDS) for ep in everything.select(group=g)
+    )
+
+
+def entry_points(group: str) -> list[Any]:
+    """The entry points (``importlib.metadata.EntryPoint``) of ``group``, by name, not loaded;
+    the installed distributions are read once per process for every group."""
+    return sorted((ep for ep in _all_entry_points() if ep.group == group), key=lambda e: e.name)
+
+
+@cache
 def loaded(group: str) -> tuple[tuple[str, object], ...]:
     """(name, object) of every entry point in ``group`` of the installed distributions, loaded
     once. A plug-in that cannot be loaded is an :class:`InputError` naming its distribution and
     what to do."""
-    from importlib import metadata  # 10 ms or more: only when plug-ins are asked for
-
     out = []
-    for ep in sorted(metadata.entry_points(group=group), key=lambda e: e.name):
+    for ep in entry_points(group):
         try:
             out.append((ep.name, ep.load()))
         except Exception as exc:  # a broken plug-in: say which, never half-load it

@@ -261,7 +261,7 @@ def run(
         _write_json(out / "manifest.json", manifest)
         from truepass.report import write_report  # jinja2: loaded only once results are written
 
-        write_report([out], out / "report.html", records={out: records})
+        write_report([out], out / "report.html", records={out: records}, summaries={out: summary})
         return RunResult(out=out, summary=summary, new_attempts=new, resumed_attempts=resumed)
     finally:
         if where is not None:

@@ -92,7 +92,7 @@ def check_suite_cmd(
 
 def _suite_dir(ref: str, path: Path) -> Path | None:
     """The suite's own directory, when it was given as one (not bundled, not FORMAT:PATH)."""
-    from truepass.suites.loader import bundled_dir
+    from truepass.suites.listing import bundled_dir
 
     if not Path(ref).is_dir() or not (path / "suite.jsonl").is_file():
         return None
@@ -103,23 +103,21 @@ def _suite_dir(ref: str, path: Path) -> Path | None:
 
 def suites_cmd() -> None:
     """List the bundled suites, and the public benchmarks read through adapters."""
-    from truepass.families.registry import formats
-    from truepass.suites.loader import bundled_suites, load_suite
+    from truepass.suites.listing import listing
 
+    bundled, formats = listing()
     table = Table(title="bundled suites (--suite NAME)")
     for col in ("name", "version", "samples", "defect types", "description"):
         table.add_column(col)
-    for name in bundled_suites():
-        s = load_suite(name)
-        types = len({x.defect_type for x in s.samples})
-        table.add_row(name, s.version, str(len(s.samples)), str(types), s.description)
+    for row in bundled:
+        table.add_row(*row)
     out_console.print(table)
     table = Table(title="public benchmarks (--suite FORMAT:PATH, or truepass import; "
                   "docs/adapters.md)")  # fmt: skip
     for col in ("format", "PATH", "without a path"):
         table.add_column(col)
-    for fmt in formats().values():
-        table.add_row(fmt.name, fmt.reads, f"--suite {fmt.name}" if fmt.default_source else "")
+    for row in formats:
+        table.add_row(*row)
     out_console.print(table)
 
 
