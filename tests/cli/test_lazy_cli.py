@@ -6,9 +6,11 @@ from __future__ import annotations
 
 import inspect
 import json
+import os
 import re
 import subprocess
 import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -67,9 +69,9 @@ print(json.dumps(sorted(sys.modules)))
 """
 
 
-def _modules_after(*args: str) -> set[str]:
+def _modules_after(*args: str, env: dict[str, str] | None = None) -> set[str]:
     out = subprocess.run([sys.executable, "-c", PROBE, json.dumps(args)], capture_output=True,
-                         text=True, check=True, timeout=300).stdout  # fmt: skip
+                         text=True, check=True, timeout=300, env=env).stdout  # fmt: skip
     return set(json.loads(out.splitlines()[-1]))
 
 
@@ -116,3 +118,11 @@ def _documented() -> None:
 
 def test_a_command_given_as_a_function_is_listed_with_its_docstring() -> None:
     assert help_line(Command("x", _documented)) == "Does a thing."
+
+
+def test_listing_the_suites_imports_no_model_and_no_family(tmp_path: Path) -> None:
+    env = dict(os.environ, TRUEPASS_SUITE_CACHE=str(tmp_path))
+    assert "pydantic" in _modules_after("suites", env=env)  # listed afresh, then kept
+    modules = _modules_after("suites", env=env)
+    assert "pydantic" not in modules and "truepass.families.registry" not in modules
+    assert not {m for m in modules if m.startswith("truepass.families.") and m.endswith(".family")}

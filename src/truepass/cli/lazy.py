@@ -23,6 +23,29 @@ from truepass.plugins import Command
 PRETTY_EXCEPTIONS_SHORT = True  # typer.Typer's default, which truepass's app keeps
 
 
+class _AsGiven:
+    """The value of ``--help`` as parsed. typer coerces every option's value through pydantic,
+    the help flag's too (importing pydantic, 50 ms, for ``truepass suites``); the flag needs no
+    coercion."""
+
+    def coerce(self, value: Any, **_: Any) -> Any:
+        return value
+
+
+def light_help(option: Any) -> Any:
+    """``option`` (a command's ``--help``) with no coercion, where typer would make one."""
+    if option is not None and getattr(option, "_runtime_param", _AsGiven) is None:
+        option._runtime_param = _AsGiven()
+    return option
+
+
+class LightCommand(TyperCommand):
+    """A typer command whose ``--help`` flag is not coerced (:func:`light_help`)."""
+
+    def get_help_option(self, ctx: Any) -> Any:
+        return light_help(super().get_help_option(ctx))
+
+
 class Listed(TyperCommand):
     """What a group lists for a command not imported yet: its name and help line."""
 
@@ -61,6 +84,9 @@ class LazyGroup(TyperGroup):
         assert group.name
         self.commands[group.name] = group
 
+    def get_help_option(self, ctx: Any) -> Any:
+        return light_help(super().get_help_option(ctx))
+
     def get_command(self, ctx: Any, cmd_name: str) -> Any:
         found = self.commands.get(cmd_name)
         if isinstance(found, Listed) and not self._listing:
@@ -91,7 +117,7 @@ class LazyGroup(TyperGroup):
                 rich_markup_mode=self.rich_markup_mode,
             )
         return typer.main.get_command_from_info(
-            CommandInfo(name=command.name, callback=function),
+            CommandInfo(name=command.name, callback=function, cls=LightCommand),
             pretty_exceptions_short=PRETTY_EXCEPTIONS_SHORT,
             rich_markup_mode=self.rich_markup_mode,
         )

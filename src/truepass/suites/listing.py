@@ -1,6 +1,7 @@
 """What ``truepass suites`` lists: the bundled suites (name, version, samples, defect types,
 description) and the public benchmark formats (name, what PATH is, whether it has a default
-source), kept in the user cache between calls.
+source), kept in the suite cache's directory between calls (:func:`truepass.suites.cache.directory`:
+``$TRUEPASS_SUITE_CACHE``, else ``$XDG_CACHE_HOME/truepass/suites``; ``off``: listed afresh).
 
 Listing them means loading every bundled suite and asking every family for its formats, which
 imports pydantic and every family (about half a second). The rows are the same as long as the
@@ -21,8 +22,6 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from truepass.paths import user_cache_dir
-
 Rows = list[list[str]]
 LISTING_VERSION = 1  # of the cached file's layout
 
@@ -40,8 +39,13 @@ def bundled_suites() -> list[str]:
 
 def listing() -> tuple[Rows, Rows]:
     """``(bundled suite rows, format rows)``, from the cache when its fingerprint matches."""
+    from truepass.suites.cache import directory
+
+    where = directory()
+    if where is None:
+        return compute()
     key = fingerprint()
-    path = user_cache_dir() / "listings" / f"suites-{key[:32]}.json"
+    path = where / f"listing-{key[:32]}.json"
     try:
         cached = json.loads(path.read_text(encoding="utf-8"))
         if cached.get("key") == key:
