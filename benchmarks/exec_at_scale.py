@@ -238,6 +238,9 @@ def _tool_entry(rs: list[ToolRun], checks: int) -> dict[str, object]:
         "median_exit_s": round(statistics.median(r.seconds for r in rs), 3),
         # a lower bound: processes killed before reaping their children are not counted
         "median_reaped_cpu_s": round(statistics.median(r.cpu_seconds for r in rs), 3),
+        # the tool's own process (truepass: the parent's start-up, loading, store and report)
+        "median_own_cpu_s": round(statistics.median(r.own_cpu_s for r in rs), 3),
+        "others_cores": [round(r.others_cores, 2) for r in rs],
         "checks_per_s": round(checks / med, 1),
         "load_before": [round(r.load[0], 2) for r in rs],
         "runs_s": [round(r.timed, 3) for r in rs],

