@@ -43,6 +43,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--workdir", type=Path, help="keep inputs and runs here")
     ap.add_argument("--json", type=Path, help="write the numbers here")
+    ap.add_argument("--no-floor", action="store_true", help="the two trees only")
     args = ap.parse_args(argv)
     work = args.workdir or Path(tempfile.mkdtemp(prefix="judge_before_after-"))
     problems, _ = load_problems(None, DEFAULT_FIX)
@@ -60,9 +61,11 @@ def main(argv: list[str] | None = None) -> int:
     for tree in trees:  # check cache, suite cache and bytecode warm, untimed
         truepass(tree, work / "prime" / tree)
     runs: dict[str, list[ToolRun]] = {"floor": [], "before": [], "after": []}
+    if args.no_floor:
+        del runs["floor"]
     order = list(runs)
     for r in range(args.rounds):
-        for name in order[r % 3 :] + order[: r % 3]:
+        for name in order[r % len(order) :] + order[: r % len(order)]:
             run_dir = work / "runs" / name / str(r)
             got = (run_floor(files, run_dir, LIMIT_S, 0.25) if name == "floor"
                    else truepass(name, run_dir))  # fmt: skip
@@ -72,11 +75,9 @@ def main(argv: list[str] | None = None) -> int:
             load = f"{got.load[0]:.1f}->{got.load[1]:.1f}"
             print(f"round {r + 1} {name}: {got.timed:.2f} s, load {load}, others "
                   f"{got.others_cores:.1f} cores", flush=True)  # fmt: skip
-    ratios = {
-        "after / floor": statistics.median(paired_ratios(runs["after"], runs["floor"])),
-        "before / floor": statistics.median(paired_ratios(runs["before"], runs["floor"])),
-        "before / after": statistics.median(paired_ratios(runs["before"], runs["after"])),
-    }
+    pairs = [("before", "after")] + ([] if args.no_floor else [("after", "floor"),
+                                                                 ("before", "floor")])  # fmt: skip
+    ratios = {f"{a} / {b}": statistics.median(paired_ratios(runs[a], runs[b])) for a, b in pairs}
     checks = len(workload.checks())
     print(f"\n{checks} checks, {args.rounds} paired rounds on {os.cpu_count()} cores")
     print("| run | median s | own process CPU s | " + " | ".join(

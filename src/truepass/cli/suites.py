@@ -92,7 +92,7 @@ def check_suite_cmd(
 
 def _suite_dir(ref: str, path: Path) -> Path | None:
     """The suite's own directory, when it was given as one (not bundled, not FORMAT:PATH)."""
-    from truepass.suites.listing import bundled_dir
+    from truepass.suites.shipped import bundled_dir
 
     if not Path(ref).is_dir() or not (path / "suite.jsonl").is_file():
         return None

@@ -7,7 +7,7 @@ samples depend only on the file's bytes and on the code that reads them, so the 
 sha256 of the bytes, what read them (the suite file, or the format's name), truepass's own code
 (:func:`truepass.checkcache.code_hash`, a hash of its Python files, so an edited checkout reads
 again), the installed distributions (:func:`truepass.checkcache.installed_hash`: pydantic's
-version among them) and the plug-in families (:func:`truepass.suites.listing.plugin_families`).
+version among them) and the plug-in families (:func:`plugin_families`).
 A suite whose key matches is read back without validating it again; the sample objects are the
 same as a fresh load's.
 
@@ -49,7 +49,6 @@ def directory() -> Path | None:
 def key(reader: str, raw: bytes) -> str:
     """sha256 hex of everything the samples read from ``raw`` by ``reader`` depend on."""
     from truepass.checkcache import code_hash, installed_hash
-    from truepass.suites.listing import plugin_families
 
     parts = [LAYOUT, reader, hashlib.sha256(raw).hexdigest(), code_hash(), installed_hash(),
              plugin_families(), sys.version]  # fmt: skip
@@ -81,3 +80,25 @@ def cached(reader: str, raw: bytes, load: Callable[[], Loaded]) -> Loaded:
     except (OSError, pickle.PicklingError, TypeError, AttributeError):
         pass
     return samples, content_hash
+
+
+def plugin_families() -> list[Any]:
+    """Each entry point of ``truepass.families``: its name and value, its distribution and
+    version, and the size and modification time of its top-level module's file (found, not
+    imported)."""
+    import importlib.util
+
+    from truepass.plugins import FAMILIES, entry_points
+
+    out: list[Any] = []
+    for ep in entry_points(FAMILIES):
+        dist = (ep.dist.name, ep.dist.version) if ep.dist is not None else None
+        top = ep.value.partition(":")[0].partition(".")[0]
+        try:
+            spec = importlib.util.find_spec(top)
+        except (ImportError, ValueError):
+            spec = None
+        origin = spec.origin if spec is not None else None
+        stat = os.stat(origin) if origin and os.path.isfile(origin) else None
+        out.append([ep.name, ep.value, dist, origin, stat and (stat.st_size, stat.st_mtime_ns)])
+    return out

@@ -18,29 +18,18 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-from importlib import resources
 from pathlib import Path
 from typing import Any
+
+from truepass.suites.cache import directory, plugin_families
+from truepass.suites.shipped import bundled_dir, bundled_suites
 
 Rows = list[list[str]]
 LISTING_VERSION = 1  # of the cached file's layout
 
 
-def bundled_dir() -> Path:
-    """Directory holding the bundled suites (package data)."""
-    return Path(str(resources.files("truepass.suites") / "bundled"))
-
-
-def bundled_suites() -> list[str]:
-    """Names of the suites shipped with truepass."""
-    root = bundled_dir()
-    return sorted(p.name for p in root.iterdir() if (p / "suite.jsonl").is_file())
-
-
 def listing() -> tuple[Rows, Rows]:
     """``(bundled suite rows, format rows)``, from the cache when its fingerprint matches."""
-    from truepass.suites.cache import directory
-
     where = directory()
     if where is None:
         return compute()
@@ -98,26 +87,4 @@ def _tree(root: Path, suffix: str) -> list[tuple[str, int, int]]:
                 st = os.stat(os.path.join(folder, name))
                 out.append((os.path.relpath(os.path.join(folder, name), root), st.st_size,
                             st.st_mtime_ns))  # fmt: skip
-    return out
-
-
-def plugin_families() -> list[Any]:
-    """Each entry point of ``truepass.families``: its name and value, its distribution and
-    version, and the size and modification time of its top-level module's file (found, not
-    imported)."""
-    import importlib.util
-
-    from truepass.plugins import FAMILIES, entry_points
-
-    out: list[Any] = []
-    for ep in entry_points(FAMILIES):
-        dist = (ep.dist.name, ep.dist.version) if ep.dist is not None else None
-        top = ep.value.partition(":")[0].partition(".")[0]
-        try:
-            spec = importlib.util.find_spec(top)
-        except (ImportError, ValueError):
-            spec = None
-        origin = spec.origin if spec is not None else None
-        stat = os.stat(origin) if origin and os.path.isfile(origin) else None
-        out.append([ep.name, ep.value, dist, origin, stat and (stat.st_size, stat.st_mtime_ns)])
     return out

@@ -16,7 +16,7 @@ from truepass.errors import InputError, SuiteError
 from truepass.families import registry
 from truepass.jsonlines import json_lines
 from truepass.suites.cache import cached
-from truepass.suites.listing import bundled_dir, bundled_suites
+from truepass.suites.shipped import bundled_dir, bundled_suites
 from truepass.suites.suite import Sample, Suite
 from truepass.suites.validation import describe_validation_error
 
