@@ -21,13 +21,18 @@ repair family's languages, the CLI) read their group here; a built-in name canno
 
 from __future__ import annotations
 
+import hashlib
 import importlib
+import json
+import os
+import sys
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
-from typing import Any, Generic, TypeVar
+from typing import Generic, TypeVar
 
 from truepass.errors import InputError
+from truepass.paths import user_cache_dir
 
 FAMILIES = "truepass.families"
 SOLVERS = "truepass.solvers"
@@ -72,19 +77,92 @@ class Command:
         return found
 
 
+@dataclass(frozen=True)
+class Distribution:
+    """The installed distribution an entry point comes from."""
+
+    name: str
+    version: str
+
+
+@dataclass(frozen=True)
+class EntryPoint:
+    """One entry point of truepass's groups, as ``importlib.metadata`` reads it (name, value
+    ``module:attribute``, group, distribution), without importing it."""
+
+    name: str
+    value: str
+    group: str
+    dist: Distribution | None = None
+
+    def load(self) -> object:
+        """The object it names (its module imported), as ``importlib.metadata`` loads it."""
+        module, _, attr = self.value.partition("[")[0].strip().partition(":")
+        obj: object = importlib.import_module(module.strip())
+        for part in attr.strip().split(".") if attr.strip() else ():
+            obj = getattr(obj, part)
+        return obj
+
+
+GROUPS = (FAMILIES, SOLVERS, LANGUAGES, COMMANDS)
+
+
 @cache
-def _all_entry_points() -> tuple[Any, ...]:
-    from importlib import metadata  # 10 ms or more: only when plug-ins are asked for
+def _all_entry_points() -> tuple[EntryPoint, ...]:
+    """Every entry point of :data:`GROUPS` of the distributions this Python finds, read once per
+    process and kept in the user cache by a fingerprint of those distributions (every
+    ``*.dist-info`` and ``*.egg-info`` on ``sys.path``, with the size and modification time of
+    its ``entry_points.txt``): reading every distribution's metadata costs more than the rest of
+    ``truepass --help``. Any distribution added, removed or reinstalled reads them afresh."""
+    key = _distributions_fingerprint()
+    path = user_cache_dir() / "entry-points" / f"{key[:32]}.json"
+    try:
+        rows = json.loads(path.read_text(encoding="utf-8"))
+        return tuple(
+            EntryPoint(n, v, g, Distribution(*d) if d else None) for n, v, g, d in rows["found"]
+        )
+    except (OSError, ValueError, KeyError, TypeError):
+        pass
+    from importlib import metadata
 
     everything = metadata.entry_points()  # every distribution read once
-    return tuple(
-        ep for g in (FAMILIES, SOLVERS, LANGUAGES, COMMANDS) for ep in everything.select(group=g)
-    )
+    found = tuple(
+        EntryPoint(ep.name, ep.value, ep.group,
+                   Distribution(ep.dist.name, ep.dist.version) if ep.dist is not None else None)
+        for g in GROUPS
+        for ep in everything.select(group=g)
+    )  # fmt: skip
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        partial = path.with_suffix(f".{os.getpid()}.tmp")
+        rows = [[e.name, e.value, e.group, [e.dist.name, e.dist.version] if e.dist else None]
+                for e in found]  # fmt: skip
+        partial.write_text(json.dumps({"found": rows}), encoding="utf-8")
+        os.replace(partial, path)
+    except OSError:
+        pass
+    return found
 
 
-def entry_points(group: str) -> list[Any]:
-    """The entry points (``importlib.metadata.EntryPoint``) of ``group``, by name, not loaded;
-    the installed distributions are read once per process for every group."""
+def _distributions_fingerprint() -> str:
+    seen: list[tuple[str, str, int, int]] = []
+    for entry in sys.path:
+        try:
+            listing = sorted(os.scandir(entry or "."), key=lambda e: e.name)
+        except OSError:
+            continue
+        for item in listing:
+            if item.name.endswith((".dist-info", ".egg-info")):
+                try:
+                    st = os.stat(os.path.join(item.path, "entry_points.txt"))
+                    seen.append((entry, item.name, st.st_size, st.st_mtime_ns))
+                except OSError:
+                    seen.append((entry, item.name, -1, -1))
+    return hashlib.sha256(json.dumps([sys.version, seen]).encode()).hexdigest()
+
+
+def entry_points(group: str) -> list[EntryPoint]:
+    """The entry points of ``group``, by name, not loaded."""
     return sorted((ep for ep in _all_entry_points() if ep.group == group), key=lambda e: e.name)
 
 
