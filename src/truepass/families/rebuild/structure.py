@@ -15,6 +15,16 @@ import lizard
 
 from truepass.families.rebuild.schema import Structure
 
+LANGUAGES = {
+    ".c": "C", ".h": "C", ".cc": "C++", ".cpp": "C++", ".cxx": "C++", ".hpp": "C++",
+    ".hh": "C++", ".py": "Python", ".rs": "Rust", ".go": "Go", ".java": "Java",
+    ".js": "JavaScript", ".ts": "TypeScript", ".rb": "Ruby", ".pl": "Perl", ".pm": "Perl",
+    ".sh": "Shell", ".bash": "Shell", ".lua": "Lua", ".hs": "Haskell", ".ml": "OCaml",
+    ".zig": "Zig", ".swift": "Swift", ".kt": "Kotlin", ".cs": "C#", ".d": "D", ".nim": "Nim",
+    ".y": "Yacc", ".l": "Lex", ".awk": "AWK", ".tcl": "Tcl",
+}  # fmt: skip
+"""Source files by extension (``compile.sh`` itself and build files are not counted)."""
+
 
 def _text(content: str | bytes) -> str:
     return content if isinstance(content, str) else content.decode("utf-8", "replace")
@@ -67,8 +77,6 @@ def structure_of(files: Mapping[str, str | bytes]) -> Structure:
 def source_paths(tree: Path, sources: Iterable[str | Path]) -> list[Path]:
     """``sources`` under ``tree`` as files: a directory stands for every source file under it
     (by extension, tests directories included as the package ships them), sorted."""
-    from truepass.families.rebuild.submission import LANGUAGES
-
     found: list[Path] = []
     for source in sources:
         path = tree / source
