@@ -28,4 +28,3 @@ class RebuildEvidence(Evidence):
         None, description="the submitted tree's language and structure"
     )
     build: BuildUse | None = Field(None, description="whether the build came from the cache")
-
