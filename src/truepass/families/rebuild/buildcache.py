@@ -36,6 +36,7 @@ import os
 import secrets
 import shutil
 import stat
+import time
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 
@@ -59,6 +60,7 @@ CAP_ENV = "TRUEPASS_BUILD_CACHE_MB"
 DEFAULT_CAP_MB = 8192
 ENTRY = "entry.json"
 ARCHIVE = "tree.tar"
+STALE_LOCK_S = 86400.0
 
 _TOOLS = (
     "sh", "bash", "cc", "gcc", "c++", "g++", "cpp", "clang", "ld", "as", "ar", "make",
@@ -204,16 +206,18 @@ def build_key(
     limits_json: str,
     timeout_s: float,
     binds: Mapping[str, str],
+    log_chars: int,
 ) -> str:
     """The key of building ``files`` (``sh compile.sh`` in a fresh sandbox): SHA-256 of
     :data:`FORMAT`, the tree's canonical listing (:func:`tree_digest`), the limits and time
-    limit, each read-only bind (destination and content), the sandbox's kind and
-    :func:`toolchain`."""
+    limit, how much of the log is kept, each read-only bind (destination and content), the
+    sandbox's kind and :func:`toolchain`."""
     parts = [
         FORMAT,
         f"tree {tree_digest(files)}",
         f"limits {limits_json}",
         f"timeout {timeout_s!r}",
+        f"log {log_chars}",
         *sorted(f"bind {dest} {_path_digest(Path(src))}" for src, dest in binds.items()),
         f"sandbox {sandbox_kind()}",
         f"toolchain {toolchain()}",
@@ -267,6 +271,7 @@ def locked(key: str) -> Iterator[None]:
     with path.open("a") as fh:
         fcntl.flock(fh, fcntl.LOCK_EX)
         try:
+            os.utime(path)  # in use: not stale
             yield
         finally:
             fcntl.flock(fh, fcntl.LOCK_UN)
@@ -313,6 +318,7 @@ def prune(max_bytes: int, *, keep: str | None = None) -> int:
     """Remove the least recently used entries until the cache holds at most ``max_bytes``
     (never the entry ``keep``); how many were removed. Each goes by a rename first, so that a
     reader finds it whole or not at all."""
+    _drop_stale_locks()
     entries = sorted(_entries())
     total = sum(size for _, size, _ in entries)
     removed = 0
@@ -330,6 +336,16 @@ def prune(max_bytes: int, *, keep: str | None = None) -> int:
         total -= size
         removed += 1
     return removed
+
+
+def _drop_stale_locks() -> None:
+    """Remove lock files unused for :data:`STALE_LOCK_S` (at worst, two workers then build the
+    same entry at once, and the second keeps the first's)."""
+    cutoff = time.time() - STALE_LOCK_S
+    for lock in (cache_dir() / "locks").glob("*.lock"):
+        with contextlib.suppress(OSError):
+            if lock.stat().st_mtime < cutoff:
+                lock.unlink()
 
 
 def compressor() -> str | None:
@@ -395,7 +411,7 @@ def run_build(request: BuildRequest) -> tuple[SandboxSession | None, Build]:
         return session, _with_digests(session, build)
     key = build_key(
         request.files, limits_json=request.limits.model_dump_json(),
-        timeout_s=request.timeout_s, binds=request.binds,
+        timeout_s=request.timeout_s, binds=request.binds, log_chars=request.log_chars,
     )  # fmt: skip
     found = _restore(request, key)
     if found is not None:
@@ -510,6 +526,9 @@ def _archive(session: SandboxSession) -> tuple[bytes, str | None] | None:
     packer = compressor()
     name = f".truepass-build-{secrets.token_hex(8)}.tar"
     argv = _tar("--create", f"--file={name}", f"--exclude=./{name}", ".", packer=packer)
+    # made empty first: tar must not see the workspace's directory change while it reads it
+    # ("file changed as we read it", exit 1)
+    argv = ["/bin/sh", "-c", ': >"$0" && exec "$@"', name, *argv]
     try:
         made = session.execute(argv, timeout_s=_ARCHIVE_TIMEOUT_S)
         data = session.read_binary(name) if made.returncode == 0 else None
