@@ -234,3 +234,27 @@ def test_a_session_can_take_binary_files() -> None:
     with SandboxSession(limits=LIMITS) as session:
         session.write_bytes("blob", b"\0\1\2#!")
         assert session.read_binary("blob") == b"\0\1\2#!"
+
+
+def test_a_trusted_first_part_is_shared_across_binds_and_the_rest_sees_its_own(
+    cache: Path, tmp_path: Path
+) -> None:
+    mark = buildcache.CHECKPOINT
+    wire = tmp_path / "wire.sh"
+    wire.write_text("#!/bin/sh\nexit 127\n")
+    wire.chmod(0o755)
+    script = f"{NONCE}if test -e /opt/wire-a; then echo seen > first; fi\n{mark}\nls /opt > binds\n"
+    done: list[dict[str, str]] = []
+    for dest in ("/opt/wire-a", "/opt/wire-b"):
+        request = BuildRequest(
+            files={"compile.sh": script}, limits=LIMITS, binds={str(wire): dest},
+            first_binds={}, timeout_s=30, log_chars=3000,
+        )  # fmt: skip
+        session, built = run_build(request)
+        assert session is not None and built.succeeded, built.log
+        with session:
+            done.append({p: session.read_file(p) for p in session.list_files()})
+        assert built.use.checkpoint == ("built" if dest.endswith("a") else "cached")
+    assert done[0]["nonce"] == done[1]["nonce"]  # one first part for both
+    assert "first" not in done[0]  # built without the binds
+    assert done[0]["binds"] == "wire-a\n" and done[1]["binds"] == "wire-b\n"  # the rest: its own

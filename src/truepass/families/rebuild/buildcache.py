@@ -42,6 +42,7 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from truepass.errors import SandboxError
 from truepass.families.rebuild.evidence import BuildUse
 from truepass.families.rebuild.sources import cache_root
 from truepass.sandbox import runner
@@ -391,6 +392,11 @@ class BuildRequest(BaseModel):
     files: dict[str, str | bytes]
     limits: Limits
     binds: dict[str, str] = Field(default_factory=dict)
+    first_binds: dict[str, str] | None = Field(
+        None,
+        description="the binds of the part before a checkpoint (None: binds); the reference "
+        "answer's is trusted and built without the tripwires, the same for every task",
+    )
     timeout_s: float
     log_chars: int = Field(gt=0, description="how much of the log's tail is kept")
 
@@ -456,7 +462,11 @@ def _fresh(request: BuildRequest, key: str) -> tuple[SandboxSession | None, Buil
         return session, build
     first_part, rest = split
     first_files = {**request.files, COMPILE_SCRIPT: first_part}
-    session, first = run_build(request.model_copy(update={"files": first_files}))
+    binds = request.binds if request.first_binds is None else request.first_binds
+    update = {"files": first_files, "binds": binds, "first_binds": None}
+    session, first = run_build(request.model_copy(update=update))
+    if session is not None and binds != request.binds:
+        session = _moved(session, first, request)
     use = BuildUse(key=key, cached=False, checkpoint="cached" if first.use.cached else "built")
     first = first.model_copy(update={"use": use, "digests": {}})
     if session is None:
@@ -553,15 +563,25 @@ def _restore(request: BuildRequest, key: str) -> tuple[SandboxSession | None, Bu
     )  # fmt: skip
     if archive is None:
         return (None, build) if entry.returncode != 0 else None
+    session = _unpack(archive, entry.compressor, entry.digests, request)
+    if session is None:
+        return None
+    return session, build.model_copy(update={"digests": entry.digests})
+
+
+def _unpack(
+    archive: bytes, packer: str | None, digests: Mapping[str, str], request: BuildRequest
+) -> SandboxSession | None:
+    """A fresh session (``request``'s limits and binds) holding the workspace ``archive`` holds,
+    unpacked in the sandbox; None when it could not be, or its files differ from ``digests``."""
     session = SandboxSession(limits=request.limits, ro_binds=request.binds)
     try:
         name = f".truepass-restore-{secrets.token_hex(8)}.tar"
         session.write_bytes(name, archive)
-        argv = _tar("--extract", "--preserve-permissions", f"--file={name}",
-                    packer=entry.compressor)  # fmt: skip
+        argv = _tar("--extract", "--preserve-permissions", f"--file={name}", packer=packer)
         unpacked = session.execute(argv, timeout_s=_ARCHIVE_TIMEOUT_S)
         session.execute([tool("rm") or "/bin/rm", "-f", "--", name], timeout_s=60.0)
-        if unpacked.returncode != 0 or session.digests() != entry.digests:
+        if unpacked.returncode != 0 or session.digests() != digests:
             session.close()
             return None
     except (WorkspaceError, OSError):
@@ -570,7 +590,28 @@ def _restore(request: BuildRequest, key: str) -> tuple[SandboxSession | None, Bu
     except BaseException:
         session.close()
         raise
-    return session, build.model_copy(update={"digests": entry.digests})
+    return session
+
+
+def _moved(session: SandboxSession, first: Build, request: BuildRequest) -> SandboxSession:
+    """The workspace of ``session`` (closed), built by ``first``, in a fresh session with
+    ``request``'s binds: from ``first``'s cache entry, or archived now.
+
+    Raises:
+        SandboxError: it could not be moved (e.g. the workspace is too full to archive).
+    """
+    found = lookup(first.use.key) if first.use.key else None
+    try:
+        if found is not None and found[1] is not None:
+            packed: tuple[bytes, str | None] | None = (found[1], found[0].compressor)
+        else:
+            packed = _archive(session)
+    finally:
+        session.close()
+    moved = None if packed is None else _unpack(packed[0], packed[1], first.digests, request)
+    if moved is None:
+        raise SandboxError("the workspace built before the checkpoint could not be moved")
+    return moved
 
 
 __all__ = [

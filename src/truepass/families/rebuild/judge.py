@@ -24,7 +24,7 @@ from truepass.families.rebuild.evidence import RebuildEvidence
 from truepass.families.rebuild.gold import GOLD_DIR, TRIPWIRE_MARK, installed_paths, masks
 from truepass.families.rebuild.sandboxed import harness_binds, run_tests
 from truepass.families.rebuild.schema import RebuildSample
-from truepass.families.rebuild.submission import describe, submission_files
+from truepass.families.rebuild.submission import SOURCE_DIR, describe, submission_files
 from truepass.judged import FlagDetail, JudgeConfig, Judged, PhaseResult, SampleCheck
 from truepass.sandbox import Limits
 from truepass.sandbox.session import SandboxSession, WorkspaceError
@@ -87,9 +87,13 @@ def judge_rebuild(
     flags: list[FlagDetail] = []
     limits = build_limits(sample, config)
     binds = {**harness_binds(), **masks(sample)}
+    # The reference answer is ours and calls no gold: the part of its compile.sh before the
+    # checkpoint (configure) is built without the task's tripwires, once for every program of
+    # its package (docs/rebuild-format.md, "The build cache").
+    first_binds = harness_binds() if answer.meta.get(SOURCE_DIR) is not None else None
     request = BuildRequest(
-        files=files, limits=limits, binds=binds, timeout_s=sample.build_timeout_s,
-        log_chars=LOG_TAIL,
+        files=files, limits=limits, binds=binds, first_binds=first_binds,
+        timeout_s=sample.build_timeout_s, log_chars=LOG_TAIL,
     )  # fmt: skip
     built, build = run_build(request)
     judged = Judged(
