@@ -258,3 +258,14 @@ def test_a_trusted_first_part_is_shared_across_binds_and_the_rest_sees_its_own(
     assert done[0]["nonce"] == done[1]["nonce"]  # one first part for both
     assert "first" not in done[0]  # built without the binds
     assert done[0]["binds"] == "wire-a\n" and done[1]["binds"] == "wire-b\n"  # the rest: its own
+
+
+def test_a_description_is_kept_by_the_tree_it_describes(cache: Path) -> None:
+    from truepass.families.rebuild.submission import describe
+
+    tree: dict[str, str | bytes] = {"compile.sh": "true\n", "a.py": "def f():\n    return 1\n"}
+    assert buildcache.described(tree) == describe(tree)
+    assert len(list((cache / "describe").iterdir())) == 1
+    assert buildcache.described(tree) == describe(tree)  # read back
+    other = {**tree, "b.c": "int g(void) { return 2; }\n"}
+    assert buildcache.described(other) == describe(other) != describe(tree)

@@ -45,6 +45,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from truepass.errors import SandboxError
 from truepass.families.rebuild.evidence import BuildUse
 from truepass.families.rebuild.sources import cache_root
+from truepass.metrics.tree import Submission
 from truepass.sandbox import runner
 from truepass.sandbox.bwrap import interpreter_paths, tool
 from truepass.sandbox.models import Limits
@@ -358,6 +359,28 @@ def compressor() -> str | None:
     return None
 
 
+# -- descriptions -----------------------------------------------------------------------------
+
+
+def described(files: Mapping[str, str | bytes]) -> Submission:
+    """:func:`~truepass.families.rebuild.submission.describe` of ``files``, kept in the cache by
+    the tree's digest (the structure of a large tree takes seconds to measure)."""
+    from truepass.families.rebuild.submission import describe
+
+    if not enabled():
+        return describe(files)
+    where = cache_dir() / "describe" / f"{tree_digest(files)}.json"
+    with contextlib.suppress(OSError, ValidationError, ValueError):
+        return Submission.model_validate_json(where.read_bytes())
+    shape = describe(files)
+    with contextlib.suppress(OSError):
+        where.parent.mkdir(parents=True, exist_ok=True)
+        temp = where.with_name(f".{where.name}.{os.getpid()}.{secrets.token_hex(4)}")
+        temp.write_text(shape.model_dump_json())
+        os.replace(temp, where)
+    return shape
+
+
 # -- building ---------------------------------------------------------------------------------
 
 COMPILE_SCRIPT = "compile.sh"
@@ -622,6 +645,7 @@ __all__ = [
     "build_key",
     "cache_dir",
     "compressor",
+    "described",
     "enabled",
     "locked",
     "lookup",

@@ -19,12 +19,12 @@ from collections.abc import Mapping
 from truepass import pyast
 from truepass.answers import Answer
 from truepass.errors import SandboxError
-from truepass.families.rebuild.buildcache import BuildRequest, run_build
+from truepass.families.rebuild.buildcache import BuildRequest, described, run_build
 from truepass.families.rebuild.evidence import RebuildEvidence
 from truepass.families.rebuild.gold import GOLD_DIR, TRIPWIRE_MARK, installed_paths, masks
 from truepass.families.rebuild.sandboxed import harness_binds, run_tests
 from truepass.families.rebuild.schema import RebuildSample
-from truepass.families.rebuild.submission import SOURCE_DIR, describe, submission_files
+from truepass.families.rebuild.submission import SOURCE_DIR, submission_files
 from truepass.judged import FlagDetail, JudgeConfig, Judged, PhaseResult, SampleCheck
 from truepass.sandbox import Limits
 from truepass.sandbox.session import SandboxSession, WorkspaceError
@@ -99,7 +99,7 @@ def judge_rebuild(
     judged = Judged(
         verdict=Verdict.BROKEN,
         patch=_listing(files),
-        evidence=RebuildEvidence(submission=describe(files), build=build.use),
+        evidence=RebuildEvidence(submission=described(files), build=build.use),
         sandbox_tier=build.tier,
         test_output=build.log,
     )
