@@ -77,8 +77,13 @@ def test_trees_differing_by_a_byte_a_mode_a_path_or_compile_sh_get_different_key
     script = {"run": "#!/bin/sh\n"}
     assert tree_digest(script) != tree_digest({"run": "#!/bin/sh\n".replace("#!", "# ")})
     assert buildcache.file_mode(b"#!/bin/sh\n") == 0o755 and buildcache.file_mode(b"x") == 0o644
-    # the limits and the time limit are part of the key
+    # the limits and the time limit are part of the key, and the binds before a checkpoint
     assert key(base, timeout_s=31.0) != key(base)
+    trusted = build_key(
+        base, limits_json=LIMITS.model_dump_json(), timeout_s=30.0, binds={}, log_chars=3000,
+        first_binds={},
+    )  # fmt: skip
+    assert trusted != key(base)
 
 
 def test_the_same_tree_gets_the_same_key_whatever_the_order_or_spelling_of_paths() -> None:

@@ -209,11 +209,13 @@ def build_key(
     timeout_s: float,
     binds: Mapping[str, str],
     log_chars: int,
+    first_binds: Mapping[str, str] | None = None,
 ) -> str:
     """The key of building ``files`` (``sh compile.sh`` in a fresh sandbox): SHA-256 of
     :data:`FORMAT`, the tree's canonical listing (:func:`tree_digest`), the limits and time
-    limit, how much of the log is kept, each read-only bind (destination and content), the
-    sandbox's kind and :func:`toolchain`."""
+    limit, how much of the log is kept, each read-only bind (destination and content) and
+    those of the part before a checkpoint where they differ, the sandbox's kind and
+    :func:`toolchain`."""
     parts = [
         FORMAT,
         f"tree {tree_digest(files)}",
@@ -221,6 +223,11 @@ def build_key(
         f"timeout {timeout_s!r}",
         f"log {log_chars}",
         *sorted(f"bind {dest} {_path_digest(Path(src))}" for src, dest in binds.items()),
+        *sorted(
+            f"first-bind {dest} {_path_digest(Path(src))}"
+            for src, dest in (first_binds or {}).items()
+        ),
+        f"first-binds {first_binds is not None}",
         f"sandbox {sandbox_kind()}",
         f"toolchain {toolchain()}",
     ]
@@ -441,6 +448,7 @@ def run_build(request: BuildRequest) -> tuple[SandboxSession | None, Build]:
     key = build_key(
         request.files, limits_json=request.limits.model_dump_json(),
         timeout_s=request.timeout_s, binds=request.binds, log_chars=request.log_chars,
+        first_binds=request.first_binds,
     )  # fmt: skip
     found = _restore(request, key)
     if found is not None:
