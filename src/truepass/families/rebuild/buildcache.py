@@ -44,7 +44,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from truepass.errors import SandboxError
 from truepass.families.rebuild.evidence import BuildUse
-from truepass.families.rebuild.sources import cache_root
+from truepass.families.rebuild.sources import CHECKPOINT, cache_root
 from truepass.metrics.tree import Submission
 from truepass.sandbox import runner
 from truepass.sandbox.bwrap import interpreter_paths, tool
@@ -54,8 +54,6 @@ from truepass.sandbox.session import SandboxSession, WorkspaceError
 FORMAT = "truepass-rebuild-build-1"
 """Part of every key: bump it when what an entry holds, or how a build runs, changes."""
 
-CHECKPOINT = "# truepass: checkpoint"
-"""A line of ``compile.sh`` (alone on it, spaces around allowed) where the build may resume."""
 
 SWITCH_ENV = "TRUEPASS_BUILD_CACHE"
 CAP_ENV = "TRUEPASS_BUILD_CACHE_MB"

@@ -450,6 +450,10 @@ def configure_argv(recipe: Recipe, flags: Mapping[str, str]) -> list[str]:
     return [*recipe.configure, *_flag_args(recipe, flags)] if recipe.configure else []
 
 
+CHECKPOINT = "# truepass: checkpoint"
+"""A line of ``compile.sh`` (alone on it) where the build cache may split the build
+(:mod:`truepass.families.rebuild.buildcache`)."""
+
 _STEP_SH = """\
 set -e
 log="${{TMPDIR:-/tmp}}/truepass-compile.$$.log"
@@ -494,8 +498,6 @@ def compile_script(gold: Gold) -> str:
     It runs offline as an unprivileged user on a read-only system: nothing is installed, only
     the program (and what it links) is built, output goes to a log shown only on failure.
     """
-    from truepass.families.rebuild.buildcache import CHECKPOINT
-
     recipe = recipe_for(gold)
     extra = " ".join(f"-o -path {shlex.quote('./' + path)}" for path in recipe.executables)
     env = "".join(f"export {k}={shlex.quote(v)}\n" for k, v in recipe.env.items())
