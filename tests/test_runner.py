@@ -20,6 +20,7 @@ from truepass.runner import run
 from truepass.sandbox import Limits
 from truepass.solvers import make_solver
 from truepass.suites.loader import load_suite
+from truepass.suites.split import Split, SplitSpec
 
 CONFIG = JudgeConfig(limits=Limits(timeout_s=20), reruns=0)
 
@@ -70,6 +71,37 @@ def test_out_dir_of_another_suite_is_refused(tmp_path: Path) -> None:
     other = load_suite(write_suite(tmp_path / "other.jsonl", [sample_dict(id="zzz")]))
     with pytest.raises(InputError, match="another suite version"):
         run(other, [make_solver("noop")], out, config=CONFIG)
+
+
+def test_a_split_runs_its_samples_is_recorded_and_measured(tmp_path: Path) -> None:
+    """``--split dev`` with a dev share of 0.4: by their ids' hashes clamp-2 (0.356) and clamp-4
+    (0.329) are dev, clamp-1 (0.557) and clamp-3 (0.411) test. The oracle's patch is the
+    reference (similarity 1, exact match, one line); noop leaves the buggy code (20 of the fix's
+    21 labels of clamp)."""
+    lines = [sample_dict(id=f"clamp-{i}") for i in range(1, 5)]
+    suite = load_suite(write_suite(tmp_path / "suite.jsonl", lines))
+    out = tmp_path / "run"
+    dev = SplitSpec(split=Split.DEV, dev_share=0.4)
+    run(suite, [make_solver("oracle"), make_solver("noop")], out, config=CONFIG, split=dev)
+    records = [json.loads(x) for x in (out / "results.jsonl").read_text().splitlines()]
+    assert {r["sample_id"] for r in records} == {"clamp-2", "clamp-4"}
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert manifest["split"] == {"split": "dev", "dev_share": 0.4, "samples": 2}
+    oracle = [r for r in records if r["solver"] == "oracle"]
+    assert all(r["scores"] == {"similarity": 1.0, "exact_match": 1.0} for r in oracle)
+    assert all(r["patch_type"] == "single-line" for r in oracle)
+    noop = [r for r in records if r["solver"] == "noop"]
+    assert all(r["scores"] == {"similarity": round(1 - 1 / 21, 4), "exact_match": 0.0}
+               for r in noop)  # fmt: skip
+    summary = json.loads((out / "summary.json").read_text())
+    metrics = {s["solver"]: s["metrics"] for s in summary["solvers"]}
+    assert metrics["oracle"]["patch_type[single-line]"] == 1.0
+    assert metrics["oracle"]["correct_rate[single-line]"] == 1.0
+    assert metrics["noop"]["similarity"] == round(1 - 1 / 21, 4)
+    assert metrics["noop"]["exact_match"] == 0.0 and "patch_types_n" not in metrics["noop"]
+    with pytest.raises(InputError, match="split"):
+        run(suite, [make_solver("noop")], out, config=CONFIG,
+            split=SplitSpec(split=Split.TEST, dev_share=0.4))  # fmt: skip
 
 
 def _rows(db: Path) -> list[tuple[str, str, int]]:

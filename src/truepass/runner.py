@@ -12,7 +12,7 @@ import queue
 import secrets
 import subprocess
 import time
-from collections.abc import Callable, Hashable, Iterator
+from collections.abc import Callable, Hashable, Iterator, Mapping
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -36,12 +36,14 @@ from truepass.executors import (
     parse_executor,
 )
 from truepass.families.base import Family
+from truepass.families.capabilities import Configured
 from truepass.judged import JudgeConfig, Judged, SampleCheck
 from truepass.models.base import ModelUnavailable
 from truepass.records import AttemptRecord
 from truepass.sandbox import sandbox_tier
 from truepass.solvers.base import SolveContext, Solver, refusal
 from truepass.store import Store
+from truepass.suites.split import SplitSpec, select
 from truepass.suites.suite import Sample, Suite
 from truepass.vocabulary import CheckStatus, Verdict
 
@@ -199,6 +201,8 @@ def run(
     progress: Progress | None = None,
     executor: str | ExecutorSpec = "local",
     check_cache: Path | bool = True,
+    family_options: Mapping[str, str] | None = None,
+    split: SplitSpec | None = None,
 ) -> RunResult:
     """Run ``solvers`` on ``suite`` into ``out``; resumes whatever ``out`` already holds.
 
@@ -207,11 +211,16 @@ def run(
     :mod:`truepass.executors`). It is not part of the run's identity: a run may be resumed with
     another executor, and the results are the same. ``check_cache`` is where sample checks are
     shared with other runs: True for the default (:func:`truepass.checkcache.default_path`),
-    False for none, or a file.
+    False for none, or a file. ``family_options`` (``--family-option``) go to the family
+    (:class:`~truepass.families.capabilities.Configured`; an input error for a family without
+    options), into the manifest and the summary. ``split`` (``--split``) runs only the samples
+    of one split (:mod:`truepass.suites.split`), before ``limit``; it is recorded in the manifest
+    and is part of the directory's identity.
     """
     config = config or JudgeConfig()
     spec = executor if isinstance(executor, ExecutorSpec) else parse_executor(executor)
     family = suite.family_type(workers=jobs)
+    configure(family, family_options or {})
     for solver in solvers:
         if (why := refusal(solver, family)) is not None:
             raise InputError(why, field="--solver")
@@ -219,8 +228,9 @@ def run(
     where: Executor | None = None
     cache: CheckCache | None = None
     try:
-        _claim(store, suite, config)
-        samples = suite.samples[:limit] if limit else suite.samples
+        _claim(store, suite, config, split)
+        samples = select(suite.samples, split) if split else suite.samples
+        samples = samples[:limit] if limit else samples
         done = store.done_keys()
         tasks = [
             (solver, s, a)
@@ -232,6 +242,10 @@ def run(
         resumed = len(done & {(sv.name, s.id, a) for sv in solvers for s in samples
                               for a in range(sv.attempts(s))})  # fmt: skip
         manifest = _manifest(suite, solvers, config, jobs, limit)
+        manifest["family_options"] = family.options() if isinstance(family, Configured) else {}
+        manifest["split"] = (
+            None if split is None else {**split.model_dump(mode="json"), "samples": len(samples)}
+        )
         if tasks:
             for solver in {s.name: s for s, _, _ in tasks}.values():
                 solver.prepare()
@@ -270,6 +284,16 @@ def run(
             cache.close()
         family.close()
         store.close()
+
+
+def configure(family: Family, options: Mapping[str, str]) -> None:
+    """Give ``family`` its options (``--family-option KEY=VALUE``); an input error when it takes
+    none."""
+    if not options:
+        return
+    if not isinstance(family, Configured):
+        raise InputError(f"the {family.name} family takes no options", field="--family-option")
+    family.configure(options)
 
 
 def open_check_cache(setting: Path | bool, config: JudgeConfig) -> CheckCache | None:
@@ -318,15 +342,19 @@ def _judge_all(
     return new
 
 
-def _claim(store: Store, suite: Suite, config: JudgeConfig) -> None:
-    """An output directory belongs to one suite version and one judge configuration."""
-    key = json.dumps({"suite": suite.content_hash, "judge": config.model_dump()}, sort_keys=True)
+def _claim(store: Store, suite: Suite, config: JudgeConfig, split: SplitSpec | None) -> None:
+    """An output directory belongs to one suite version, one judge configuration and, when one
+    was chosen, one split (no key for none: directories made before splits resume)."""
+    held_key: dict[str, object] = {"suite": suite.content_hash, "judge": config.model_dump()}
+    if split is not None:
+        held_key["split"] = split.model_dump(mode="json")
+    key = json.dumps(held_key, sort_keys=True)
     held = store.get_meta("run_key")
     if held is None:
         store.set_meta("run_key", key)
     elif held != key:
         raise InputError(
-            "this output directory holds a run of another suite version or judge setting; "
+            "this output directory holds a run of another suite version, judge setting or split; "
             "give a new --out (or remove the directory to start over)",
             location=str(store.path.parent),
         )

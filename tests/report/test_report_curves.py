@@ -54,9 +54,9 @@ def accuracy_ci(right: int, n: int = len(REVIEW_SAMPLES)) -> tuple[float, float]
 
 
 def f1(right: int) -> float:
-    """F1 of ``reject`` when the first ``right`` samples are answered right and the rest wrong
-    (the odd samples ended in reject)."""
-    gold = [g == "reject" for _, g in REVIEW_SAMPLES]
+    """F1 of ``accept`` (the review family's positive class, as in CL4SE) when the first
+    ``right`` samples are answered right and the rest wrong (the odd samples ended in reject)."""
+    gold = [g == "accept" for _, g in REVIEW_SAMPLES]
     said = [g if i < right else not g for i, g in enumerate(gold)]
     tp = sum(g and s for g, s in zip(gold, said, strict=True))
     fp = sum(s and not g for g, s in zip(gold, said, strict=True))
@@ -69,7 +69,7 @@ def f1_ci(right: int) -> tuple[float, float]:
     gold = ["reject" if g == "reject" else "accept" for _, g in REVIEW_SAMPLES]
     flip = {"reject": "accept", "accept": "reject"}
     said: list[str | None] = [g if i < right else flip[g] for i, g in enumerate(gold)]
-    got = label_intervals(gold, said, "reject")
+    got = label_intervals(gold, said, "accept")
     return got["f1_ci_low"], got["f1_ci_high"]
 
 

@@ -14,6 +14,7 @@ the reason, never silently dropped.
 
 from __future__ import annotations
 
+import json
 from collections import defaultdict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -21,7 +22,7 @@ from itertools import combinations
 from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, ValidationError
 
 from truepass.analysis.crosslang import RunSamples, run_samples, split_outcomes
 from truepass.analysis.stats import (
@@ -36,6 +37,7 @@ from truepass.analysis.stats import (
 )
 from truepass.errors import InputError
 from truepass.records import AttemptRecord, is_correct, read_results
+from truepass.suites.split import Split, SplitSpec
 from truepass.vocabulary import NOT_COUNTED, PASSES_VISIBLE, Verdict
 
 Metric = Literal["correct", "plausible"]
@@ -62,6 +64,13 @@ class Arm(BaseModel):
         default_factory=list,
         description="languages of the arm's samples, from the run's suite (manifest.json); "
         "empty when not read (all runs on one suite) or unknown",
+    )
+    split: SplitSpec | None = Field(
+        None, description="the split the run was made on (manifest.json; run --split)"
+    )
+    variants: list[str] = Field(
+        default_factory=list,
+        description="the prompt variants of its attempts (solver_meta.variant; model solvers)",
     )
 
 
@@ -187,6 +196,11 @@ class Comparison(BaseModel):
     notes: list[str] = Field(
         default_factory=list, description="runs whose samples' languages could not be read"
     )
+    warnings: list[str] = Field(
+        default_factory=list,
+        description="pairs that compare prompt variants on the dev split (where they are "
+        "tuned), or arms made on different splits",
+    )
 
 
 @dataclass
@@ -252,6 +266,8 @@ def compare_runs(
             location=", ".join(str(r) for r in run_dirs),
         )
     notes = _read_languages(arms, [run for run, _, _ in grouped])
+    for arm, (run, _, _) in zip(arms, grouped, strict=True):
+        arm.info.split = _split(run)
     pairs = [_compare(a, b, metric, bootstrap, seed) for a, b in combinations(arms, 2)]
     _adjust([p.overall for p in pairs])
     for key in {k for p in pairs for k in p.by_defect_type}:
@@ -279,7 +295,42 @@ def compare_runs(
         leakage=probes,
         across_languages=across,
         notes=notes,
+        warnings=[w for a, b in combinations(arms, 2) if (w := _split_warning(a.info, b.info))],
     )
+
+
+def _split(run: Path) -> SplitSpec | None:
+    """The split a run was made on, from its manifest (None: the whole suite, or unknown)."""
+    path = (run.parent if run.is_file() else run) / "manifest.json"
+    try:
+        found = json.loads(path.read_text(encoding="utf-8")).get("split")
+        return (
+            None
+            if found is None
+            else SplitSpec.model_validate(
+                {k: v for k, v in found.items() if k in SplitSpec.model_fields}
+            )
+        )
+    except (OSError, ValueError, AttributeError, ValidationError):
+        return None
+
+
+def _split_warning(a: Arm, b: Arm) -> str | None:
+    """Two arms on different splits; or two prompt variants compared on the dev split, where
+    prompts are tuned (seed 002: tune on dev, report on test)."""
+    if a.split != b.split and (a.split is not None or b.split is not None):
+
+        def name(x: SplitSpec | None) -> str:
+            return "the whole suite" if x is None else f"{x.split} (dev share {x.dev_share})"
+
+        return (f"{a.name} ({name(a.split)}) and {b.name} ({name(b.split)}) were run on "
+                "different splits: they share no samples, or only some")  # fmt: skip
+    if (a.split is not None and a.split.split is Split.DEV and a.variants and b.variants
+            and a.variants != b.variants):  # fmt: skip
+        return (f"{a.name} and {b.name} compare prompt variants ({', '.join(a.variants)} vs "
+                f"{', '.join(b.variants)}) on the dev split, where prompts are tuned: choose "
+                "here, then report the difference on --split test")  # fmt: skip
+    return None
 
 
 def _arm_names(keys: list[tuple[Path, str]]) -> list[str]:
@@ -319,6 +370,9 @@ def _arm(name: str, run: Path, solver: str, records: list[AttemptRecord]) -> _Ar
                 s
                 for s, rs in by_sample.items()
                 if any(r.verdict is Verdict.INFRA_ERROR for r in rs)
+            ),
+            variants=sorted(
+                {str(v) for r in records if (v := r.solver_meta.get("variant")) is not None}
             ),
         )
     )

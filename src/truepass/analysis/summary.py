@@ -11,7 +11,7 @@ from pydantic import BaseModel, Field
 
 from truepass.agentic.metrics import ProcessSummary, process_summary
 from truepass.analysis.stats import wilson
-from truepass.families.capabilities import Measured
+from truepass.families.capabilities import Configured, Measured
 from truepass.families.registry import DEFAULT as DEFAULT_FAMILY
 from truepass.metrics.localisation import Localisation
 from truepass.metrics.passk import pass_at_ks, pass_at_ks_with_ci
@@ -45,6 +45,26 @@ class Rates(BaseModel):
     )
     overfit_share_ci: list[float] | None = Field(
         None, description="95% Wilson interval [low, high] of overfit_share"
+    )
+    unparsed: int = Field(
+        0,
+        description="counted attempts judged no-patch: the answer could not be parsed (model "
+        "solvers), or the solver gave none",
+    )
+    parsed: int = Field(0, description="counted attempts with an answer: counted - unparsed")
+    unparsed_rate: float | None = Field(None, description="unparsed / counted")
+    unparsed_ci: list[float] | None = Field(
+        None, description="95% Wilson interval [low, high] of unparsed_rate"
+    )
+    correct_rate_parsed: float | None = Field(
+        None, description="correct / parsed: parse failures left out (seed 001's rate)"
+    )
+    correct_parsed_ci: list[float] | None = Field(
+        None, description="95% Wilson interval [low, high] of correct_rate_parsed"
+    )
+    plausible_rate_parsed: float | None = Field(None, description="plausible / parsed")
+    plausible_parsed_ci: list[float] | None = Field(
+        None, description="95% Wilson interval [low, high] of plausible_rate_parsed"
     )
 
 
@@ -124,6 +144,11 @@ class Summary(BaseModel):
         description="what the samples showed their solvers (SWE-bench: issue-only, "
         "tests-shown), when the suite's benchmark has settings",
     )
+    family_options: dict[str, str] = Field(
+        default_factory=dict,
+        description="the family's options in force, defaults included (run --family-option; "
+        "review: the positive class of its metrics)",
+    )
     solvers: list[SolverSummary]
 
 
@@ -135,6 +160,11 @@ def rates(records: list[AttemptRecord]) -> Rates:
     correct = sum(is_correct(r) for r in records)
     counted_ids = {r.sample_id for r in records if r.verdict not in NOT_COUNTED}
     plausible_ids = {r.sample_id for r in records if r.verdict in PASSES_VISIBLE}
+    unparsed = verdicts[Verdict.NO_PATCH]
+    parsed = counted - unparsed
+    parsed_ids = {
+        r.sample_id for r in records if r.verdict not in NOT_COUNTED and not unparsed_of(r)
+    }
     return Rates(
         attempts=len(records),
         counted=counted,
@@ -148,7 +178,21 @@ def rates(records: list[AttemptRecord]) -> Rates:
         correct_ci=_interval(correct, counted, len(counted_ids)),
         plausible_ci=_interval(plausible, counted, len(counted_ids)),
         overfit_share_ci=_interval(verdicts[Verdict.OVERFIT], plausible, len(plausible_ids)),
+        unparsed=unparsed,
+        parsed=parsed,
+        unparsed_rate=round(unparsed / counted, 4) if counted else None,
+        unparsed_ci=_interval(unparsed, counted, len(counted_ids)),
+        correct_rate_parsed=round(correct / parsed, 4) if parsed else None,
+        correct_parsed_ci=_interval(correct, parsed, len(parsed_ids)),
+        plausible_rate_parsed=round(plausible / parsed, 4) if parsed else None,
+        plausible_parsed_ci=_interval(plausible, parsed, len(parsed_ids)),
     )
+
+
+def unparsed_of(record: AttemptRecord) -> bool:
+    """Whether an attempt is a parse failure: judged ``no-patch`` (seed 001 records answers it
+    could not parse apart, and does not count them as failed repairs)."""
+    return record.verdict == Verdict.NO_PATCH
 
 
 def _interval(k: int, n: int, samples: int) -> list[float] | None:
@@ -207,7 +251,11 @@ def summarize(
             )
         )
     return Summary(
-        suite=suite, family=family.name if family else DEFAULT_FAMILY, setting=setting, solvers=out
+        suite=suite,
+        family=family.name if family else DEFAULT_FAMILY,
+        setting=setting,
+        family_options=family.options() if isinstance(family, Configured) else {},
+        solvers=out,
     )
 
 

@@ -193,6 +193,8 @@ def print_comparison(c: Comparison) -> None:
     legend += c.notes
     for line in legend:
         out_console.print(line, style="dim", highlight=False)
+    for warning in c.warnings:
+        out_console.print(f"warning: {escape(warning)}", style="yellow", highlight=False)
 
 
 def _print_languages(rows: list[LanguageComparison], metric: str, several: bool) -> None:

@@ -30,12 +30,14 @@ from truepass.cli.common import (
 )  # fmt: skip
 from truepass.cli.model_options import model_options
 from truepass.cli.tables import print_summary
+from truepass.errors import InputError
 from truepass.executors import ExecutorSpec, parse_executor
 from truepass.judged import JudgeConfig
 from truepass.runner import RunResult, run
 from truepass.solvers import SolverOptions, make_solvers
 from truepass.solvers.registry import spec_help
 from truepass.suites.loader import Suite, load_suite
+from truepass.suites.split import DEFAULT_DEV_SHARE, Split, SplitSpec
 
 with import_errors():  # a broken plug-in: one clear error, exit 2
     SOLVER_HELP = spec_help()
@@ -48,16 +50,42 @@ DifferentialOpt = Annotated[bool | None, typer.Option("--differential/--no-diffe
     "mutated calls (one more sandboxed test run each; flag differs-from-reference). "
     "Default: on.")]  # fmt: skip
 
+FamilyOpt = Annotated[list[str] | None, typer.Option("--family-option", metavar="KEY=VALUE",
+    help="An option of the suite's family (repeatable): review and patch-correctness take "
+    "positive=LABEL, the positive class of precision, recall and F1 (review's default: accept, "
+    "as in CL4SE). Recorded in the manifest and the summary.")]  # fmt: skip
+
+SplitOpt = Annotated[Split | None, typer.Option("--split", help="Run one split of the suite: "
+    "dev (tune prompts and settings here) or test (report here); a sample's split is a hash of "
+    "its id (docs/cli.md). Recorded in the manifest.")]  # fmt: skip
+DevShareOpt = Annotated[float, typer.Option("--dev-share", min=0.01, max=0.99,
+    help="The share of samples in the dev split (with --split).")]  # fmt: skip
+
+
+def family_options(given: list[str] | None) -> dict[str, str]:
+    """``["positive=reject"]`` -> ``{"positive": "reject"}``; an input error for an item
+    without ``=``."""
+    out: dict[str, str] = {}
+    for item in given or ():
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip():
+            raise InputError(f"'{item}' is not KEY=VALUE", field="--family-option")
+        out[key.strip()] = value.strip()
+    return out
+
 
 def _execute(suite: Suite, specs: list[str], out: Path, jobs: int, limit: int | None,
              config: JudgeConfig, options: SolverOptions | None = None,
              executor: ExecutorSpec | str = "local",
-             check_cache: str | None = None) -> RunResult:  # fmt: skip
+             check_cache: str | None = None,
+             family: dict[str, str] | None = None,
+             split: SplitSpec | None = None) -> RunResult:  # fmt: skip
     solvers = make_solvers(specs, {s.id for s in suite.samples}, options)
     try:
         with progress() as update:
             return run(suite, solvers, out, config=config, jobs=jobs, limit=limit, progress=update,
-                       executor=executor, check_cache=check_cache_setting(check_cache))  # fmt: skip
+                       executor=executor, check_cache=check_cache_setting(check_cache),
+                       family_options=family, split=split)  # fmt: skip
     except KeyboardInterrupt:
         err_console.print(
             f"interrupted: every attempt judged so far is stored in {out}/store.sqlite; "
@@ -96,6 +124,9 @@ def run_cmd(
     transform: TransformOpt = None,
     executor: ExecutorOpt = "local",
     check_cache: CheckCacheOpt = None,
+    family_option: FamilyOpt = None,
+    split: SplitOpt = None,
+    dev_share: DevShareOpt = DEFAULT_DEV_SHARE,
     *,
     options: SolverOptions,
 ) -> None:
@@ -104,7 +135,11 @@ def run_cmd(
         where = parse_executor(executor)
         loaded = load(suite, transform)
         config = _config(timeout, reruns, test_selection, differential)
-        result = _execute(loaded, solver, out, jobs, limit, config, options, where, check_cache)
+        chosen = family_options(family_option)
+        one = None if split is None else SplitSpec(split=split, dev_share=dev_share)
+        result = _execute(
+            loaded, solver, out, jobs, limit, config, options, where, check_cache, chosen, one
+        )
     _report(result, out)
 
 

@@ -26,7 +26,8 @@ def print_summary(summary: Summary) -> None:
     setting = f" ({summary.setting})" if summary.setting else ""
     table = Table(title=f"truepass: {summary.suite}{setting}", box=box.SIMPLE_HEAD, pad_edge=False)
     table.add_column("solver", overflow="fold")
-    for col in ("n", "correct", "overfit", "plaus.", "fails", "other", "correct%", "plaus.%"):
+    for col in ("n", "correct", "overfit", "plaus.", "fails", "other", "correct%", "plaus.%",
+                "unparsed%", "parsed: correct%"):  # fmt: skip
         table.add_column(col, justify="right", no_wrap=True)
     for s in summary.solvers:
         r = s.overall
@@ -35,13 +36,16 @@ def print_summary(summary: Summary) -> None:
         table.add_row(
             s.solver, str(r.counted), str(r.correct), str(v.get("overfit", 0)), str(r.plausible),
             str(v.get("fails-visible", 0)), str(other), rate_ci(r.correct_rate, r.correct_ci),
-            rate_ci(r.plausible_rate, r.plausible_ci),
+            rate_ci(r.plausible_rate, r.plausible_ci), rate(r.unparsed_rate),
+            rate_ci(r.correct_rate_parsed, r.correct_parsed_ci),
         )  # fmt: skip
     out_console.print(table)
     out_console.print(
         "n: attempts counted (invalid samples and infra errors excluded); plaus.: passes the "
         "visible tests (correct + overfit + plausible); other: broken, timeout, apply-failed, "
-        "no-patch; \\[low–high]: 95% Wilson interval",
+        "no-patch; unparsed: no-patch (no answer could be parsed); parsed: correct%: over "
+        "parsed answers, parse failures left out (seed 001's rate); \\[low–high]: 95% Wilson "
+        "interval",
         style="dim",
     )
     _print_metrics(summary)
@@ -93,7 +97,13 @@ def _print_metrics(summary: Summary) -> None:
             cells.append(text)
         table.add_row(escape(name), *cells)
     out_console.print(table)
-    out_console.print("\\[low–high]: 95% bootstrap interval over attempts", style="dim")
+    note = "\\[low–high]: 95% bootstrap interval over attempts"
+    if summary.family_options:
+        chosen = ", ".join(f"{k}={v}" for k, v in summary.family_options.items())
+        note += f"; {summary.family} options: {chosen}"
+        if "positive" in summary.family_options:
+            note += " (positive: the positive class of precision, recall and F1)"
+    out_console.print(note, style="dim")
 
 
 def _print_process(summary: Summary) -> None:

@@ -7,6 +7,9 @@ ask of a family (prompts, agent tasks) is :mod:`truepass.solvers.capabilities`.
 
 - :class:`Measured`: metrics its summary adds per solver; :class:`Charted`: which of them the
   report charts against k;
+- :class:`Configured`: options of its own that change what its summary reports (``run
+  --family-option KEY=VALUE``; review's positive class), recorded in the manifest and stated in
+  the summary;
 - :class:`Patched`: its answers are patches to its samples' code (repair), which other families
   can build on (patch-correctness samples from repair runs).
 
@@ -19,6 +22,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol, runtime_checkable
 
 if TYPE_CHECKING:
+    from collections.abc import Mapping
+
     from truepass.answers import Answer
     from truepass.patches.apply import AppliedPatch
     from truepass.records import AttemptRecord
@@ -41,6 +46,23 @@ class Charted(Measured, Protocol):
 
     main_metrics: ClassVar[tuple[str, ...]]
     """Keys of :meth:`metrics` to chart, in this order."""
+
+
+@runtime_checkable
+class Configured(Protocol):
+    """A family with options of its own (``run --family-option KEY=VALUE``), e.g. the positive
+    class of a label family's metrics. They change what is computed from records (the metrics),
+    never how an answer is judged: a Dask worker's own instance judges without them."""
+
+    def configure(self, options: Mapping[str, str]) -> None:
+        """Take ``options`` (:class:`~truepass.errors.InputError` for an unknown key or value,
+        naming the known ones)."""
+        ...
+
+    def options(self) -> dict[str, str]:
+        """Every option in force, defaults included (the manifest's and the summary's
+        ``family_options``)."""
+        ...
 
 
 @runtime_checkable

@@ -2,14 +2,17 @@
 against the sample's gold label, with classification metrics (review: accept or reject;
 patch-correctness: correct or overfitting).
 
-A label family sets :attr:`LabelFamily.labels` (the positive class second), says what its
+A label family sets :attr:`LabelFamily.labels` (the scored class second), says what its
 sample's gold label is (:meth:`LabelFamily.gold`) and why (:meth:`LabelFamily.reference_rationale`,
 what ``oracle`` answers with), and how a record shows an answer (:attr:`answer_format`); the
 judge, the scores, the metrics and ``check-suite``'s reference check are the same for all.
 
-Scores (per attempt, so the metrics are recomputable from records alone), with ``POSITIVE`` the
-positive label: ``gold_POSITIVE`` (1/0), ``predicted_POSITIVE`` (1/0, -1 when no label could be
-read) and ``right`` (1/0).
+Scores (per attempt, so the metrics are recomputable from records alone), with ``SCORED`` the
+second label: ``gold_SCORED`` (1/0), ``predicted_SCORED`` (1/0, -1 when no label could be read)
+and ``right`` (1/0). The positive class of precision, recall and F1 is the family's
+:attr:`LabelFamily.default_positive` (else the second label) or the one ``run --family-option
+positive=LABEL`` chose (the :class:`~truepass.families.capabilities.Configured` capability): it
+changes the metrics only, never the scores, so records read the same under either.
 """
 
 from __future__ import annotations
@@ -37,7 +40,8 @@ class LabelFamily(Family):
     main_metrics = ("accuracy", "f1")
     reference_fails_as = CheckStatus.REFERENCE_FAILS
     labels: ClassVar[tuple[str, str]]
-    """The two labels, the positive class of precision, recall and F1 second."""
+    """The two labels; the scores name the second (:attr:`scored`), the positive class of
+    precision, recall and F1 unless :attr:`default_positive` or an option says otherwise."""
     aliases: ClassVar[Mapping[str, str]] = {}
     """Other spellings a decision may use (lower case) -> the label."""
     answer_format: ClassVar[str] = "{label}\n\n{rationale}"
@@ -45,9 +49,39 @@ class LabelFamily(Family):
     gold_source: ClassVar[str] = "the gold label is"
     """What the gold label is, in a judged record's ``details`` ("answered X, SOURCE Y")."""
 
+    default_positive: ClassVar[str | None] = None
+    """The positive class of the metrics unless ``--family-option positive=LABEL`` says
+    otherwise (None: ``labels[1]``)."""
+    _chosen: str | None = None
+
     @property
     def positive(self) -> str:
+        """The positive class of precision, recall and F1."""
+        return self._chosen or self.default_positive or self.labels[1]
+
+    @property
+    def scored(self) -> str:
+        """The class the per-attempt scores name (``gold_SCORED``, ``predicted_SCORED``):
+        ``labels[1]``, whatever the positive class, so records read the same under any."""
         return self.labels[1]
+
+    def configure(self, options: Mapping[str, str]) -> None:
+        """``positive``: one of :attr:`labels` (the class the metrics call positive)."""
+        from truepass.errors import InputError
+
+        for key, value in options.items():
+            if key != "positive":
+                raise InputError(f"the {self.name} family has no option '{key}' (it has: "
+                                 "positive)", field="--family-option")  # fmt: skip
+            said = value.strip().lower()
+            if said not in self.labels:
+                classes = " and ".join(self.labels)
+                raise InputError(f"positive={value}: the {self.name} family's classes are "
+                                 f"{classes}", field="--family-option")  # fmt: skip
+            self._chosen = said
+
+    def options(self) -> dict[str, str]:
+        return {"positive": self.positive}
 
     def gold(self, sample: Any) -> str:
         """The sample's gold label (one of :attr:`labels`)."""
@@ -78,7 +112,7 @@ class LabelFamily(Family):
         gold = self.gold(sample)
         label = answer.label if answer is not None and not answer.no_patch else None
         said = self.label_of(label)
-        scores = {f"gold_{self.positive}": float(gold == self.positive)}
+        scores = {f"gold_{self.scored}": float(gold == self.scored)}
         if said is None:  # counted, and wrong: an unparsed answer is never dropped
             why = str(answer.meta.get("parse_detail", "")) if answer is not None else ""
             if label is not None:
@@ -87,7 +121,7 @@ class LabelFamily(Family):
                 verdict=Verdict.NO_PATCH,
                 details=why or "no label in the answer",
                 patch=self._shown(label.decision, label.rationale) if label else "",
-                scores={**scores, f"predicted_{self.positive}": UNPARSED, "right": 0.0},
+                scores={**scores, f"predicted_{self.scored}": UNPARSED, "right": 0.0},
             )
         assert label is not None
         right = said == gold
@@ -97,7 +131,7 @@ class LabelFamily(Family):
             patch=self._shown(said, label.rationale),
             scores={
                 **scores,
-                f"predicted_{self.positive}": float(said == self.positive),
+                f"predicted_{self.scored}": float(said == self.scored),
                 "right": float(right),
             },
         )
@@ -117,8 +151,8 @@ class LabelFamily(Family):
         return f"the reference label is judged {reference.verdict.value}: {reference.details}"
 
     def metrics(self, records: list[AttemptRecord]) -> dict[str, float]:
-        """:func:`truepass.metrics.labels.label_metrics` over counted attempts, the positive
-        class second of :attr:`labels` (accuracy, precision, recall, f1, ``recall[CLASS]``,
+        """:func:`truepass.metrics.labels.label_metrics` over counted attempts, with
+        :attr:`positive` the positive class (accuracy, precision, recall, f1, ``recall[CLASS]``,
         balanced accuracy, unparsed rate, majority and random baselines; an unparsed answer is
         wrong and counts in ``unparsed_rate``), read from each record's scores alone, with 95%
         bootstrap intervals of accuracy, precision, recall, F1 and balanced accuracy
@@ -126,7 +160,7 @@ class LabelFamily(Family):
         from truepass.metrics.labels import label_intervals, label_metrics
         from truepass.vocabulary import counted
 
-        gold_key, said_key = f"gold_{self.positive}", f"predicted_{self.positive}"
+        gold_key, said_key = f"gold_{self.scored}", f"predicted_{self.scored}"
         scored = [r.scores for r in records if counted(r.verdict) and gold_key in r.scores]
         if not scored:
             return {}

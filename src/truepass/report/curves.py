@@ -32,11 +32,34 @@ class Estimate:
     high: float | None = None
 
 
+def _charted(family: str) -> bool:
+    """Whether ``family`` charts metrics of its own (the ``Charted`` capability) rather than
+    the correct rate (a family this truepass does not know: no)."""
+    from truepass.errors import InputError
+    from truepass.families import registry
+    from truepass.families.capabilities import Charted
+
+    try:
+        return isinstance(registry.get(family)(), Charted)
+    except InputError:
+        return False
+
+
+def _rate(s: SolverStats) -> dict[str, Estimate]:
+    r = s.overall
+    if r.correct_rate is None:
+        return {}
+    low, high = r.correct_ci or (None, None)
+    return {CORRECT_RATE: Estimate(r.correct_rate, low, high)}
+
+
 def solver_metrics(s: SolverStats) -> dict[str, Estimate]:
     """A solver's metrics: its family's (``NAME`` with ``NAME_ci_low``/``NAME_ci_high`` folded
-    into one :class:`Estimate`), else its correct rate with the Wilson interval."""
+    into one :class:`Estimate`), after its correct rate with the Wilson interval unless the
+    family charts metrics of its own (label and text families); the correct rate alone when the
+    family has no metrics."""
     if s.metrics:
-        out: dict[str, Estimate] = {}
+        out: dict[str, Estimate] = {} if _charted(s.family) else _rate(s)
         for name, value in s.metrics.items():
             if name.endswith(("_ci_low", "_ci_high")) and (
                 name.removesuffix("_ci_low") in s.metrics
@@ -47,11 +70,7 @@ def solver_metrics(s: SolverStats) -> dict[str, Estimate]:
             high = s.metrics.get(f"{name}_ci_high")
             out[name] = Estimate(float(value), low, high)
         return out
-    r = s.overall
-    if r.correct_rate is None:
-        return {}
-    low, high = r.correct_ci or (None, None)
-    return {CORRECT_RATE: Estimate(r.correct_rate, low, high)}
+    return _rate(s)
 
 
 @dataclass

@@ -132,6 +132,7 @@ def render_report(
         "any_model": any(s.uses_model for s in stats),
         "pass_k": any(len(s.pass_at_k) > 1 for s in stats),
         "metric_rows": metric_rows(stats),
+        "family_options": sorted({f"{k}={v}" for s in stats for k, v in s.family_options.items()}),
         "agent_stats": [s for s in stats if s.process is not None],
         "end_reasons": end_reasons(stats),
         "charts": {

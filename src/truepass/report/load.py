@@ -28,6 +28,8 @@ class Attempt:
     """position in the report (1-based), used for the ``#attempt-N`` pages"""
     family: str = DEFAULT_FAMILY
     """the task family of the run's suite (from its manifest)"""
+    family_options: dict[str, str] = field(default_factory=dict)
+    """the family's options the run was made with (its manifest's ``family_options``)"""
 
     @cached_property
     def raw(self) -> dict[str, Any]:
@@ -90,10 +92,13 @@ def load_runs(
         family = (
             str(suite.get("family", DEFAULT_FAMILY)) if isinstance(suite, dict) else DEFAULT_FAMILY
         )
+        chosen = run.manifest.get("family_options")
+        options = {str(k): str(v) for k, v in chosen.items()} if isinstance(chosen, dict) else {}
         for record in loaded:
             run.attempts.append(
-                Attempt(record=record, run=name, label=record.solver, family=family)
-            )
+                Attempt(record=record, run=name, label=record.solver, family=family,
+                        family_options=options)
+            )  # fmt: skip
         runs.append(run)
     solver_runs: dict[str, set[str]] = {}
     for run in runs:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import math
 from collections import defaultdict
 from dataclasses import dataclass, field
@@ -13,6 +14,7 @@ from truepass.analysis.summary import Rates, SolverSummary, summarize
 from truepass.errors import InputError
 from truepass.families import registry
 from truepass.families.base import Family
+from truepass.families.capabilities import Configured
 from truepass.families.registry import DEFAULT as DEFAULT_FAMILY
 from truepass.report.demonstrations import SolverSetting, solver_setting
 from truepass.report.load import Attempt
@@ -63,6 +65,12 @@ class RateRow:
     correct_ci: tuple[float, float] | None
     plausible_ci: tuple[float, float] | None
     overfit_share: float | None
+    unparsed: int = 0
+    """counted attempts judged no-patch (parse failures)"""
+    unparsed_rate: float | None = None
+    correct_rate_parsed: float | None = None
+    """correct / parsed attempts: parse failures left out (seed 001's rate)"""
+    correct_parsed_ci: tuple[float, float] | None = None
 
     @property
     def gap(self) -> float | None:
@@ -76,6 +84,8 @@ def rate_row(r: Rates) -> RateRow:
     """Rates from a summary, with intervals taken from it when present, else computed here."""
     correct_ci = _as_interval(getattr(r, "correct_ci", None)) or wilson(r.correct, r.counted)
     plausible_ci = _as_interval(getattr(r, "plausible_ci", None)) or wilson(r.plausible, r.counted)
+    unparsed = int(getattr(r, "unparsed", r.verdicts.get(Verdict.NO_PATCH.value, 0)))
+    parsed = r.counted - unparsed
     return RateRow(
         attempts=r.attempts,
         counted=r.counted,
@@ -87,6 +97,11 @@ def rate_row(r: Rates) -> RateRow:
         correct_ci=correct_ci,
         plausible_ci=plausible_ci,
         overfit_share=r.overfit_share,
+        unparsed=unparsed,
+        unparsed_rate=unparsed / r.counted if r.counted else None,
+        correct_rate_parsed=r.correct / parsed if parsed else None,
+        correct_parsed_ci=_as_interval(getattr(r, "correct_parsed_ci", None))
+        or wilson(r.correct, parsed),
     )
 
 
@@ -113,6 +128,8 @@ class SolverStats:
     """total cost; None when some attempt used a model without a known price"""
     tokens_per_attempt: float | None = None
     extra: dict[str, Any] = field(default_factory=dict)
+    family_options: dict[str, str] = field(default_factory=dict)
+    """the family's options in force for its metrics (review: the positive class)"""
     family: str = DEFAULT_FAMILY
     """the task family of the solver's run(s)"""
     setting: SolverSetting = field(default_factory=SolverSetting)
@@ -142,8 +159,9 @@ def solver_stats(attempts: list[Attempt]) -> list[SolverStats]:
             a.record if a.record.solver == label else a.record.model_copy(update={"solver": label})
             for a in group
         ]
-        family = _family(group[0].family)
-        summary: SolverSummary = summarize(records[0].suite, records, family).solvers[0]
+        family = _family(group[0].family, group[0].family_options)
+        whole = summarize(records[0].suite, records, family)
+        summary: SolverSummary = whole.solvers[0]
         used = [a.record.usage for a in group if a.record.usage is not None]
         costs = [u.cost_usd for u in used]
         tokens = sum(u.prompt_tokens + u.completion_tokens for u in used)
@@ -162,6 +180,7 @@ def solver_stats(attempts: list[Attempt]) -> list[SolverStats]:
                 median_judge_s=summary.median_judge_s,
                 pass_at_k=summary.pass_at_k,
                 metrics=summary.metrics,
+                family_options=whole.family_options,
                 model_attempts=len(used),
                 tokens=tokens,
                 cost_usd=None if any(c is None for c in costs) else sum(c or 0.0 for c in costs),
@@ -174,12 +193,17 @@ def solver_stats(attempts: list[Attempt]) -> list[SolverStats]:
     return out
 
 
-def _family(name: str) -> Family | None:
-    """The family of a run, when this truepass knows it (its metrics are left out otherwise)."""
+def _family(name: str, options: dict[str, str] | None = None) -> Family | None:
+    """The family of a run with the options it was made with, when this truepass knows it (its
+    metrics are left out otherwise; options it does not know are left out too)."""
     try:
-        return registry.get(name)()
+        family = registry.get(name)()
     except InputError:
         return None
+    if options and isinstance(family, Configured):
+        with contextlib.suppress(InputError):
+            family.configure(options)
+    return family
 
 
 def defect_types(stats: list[SolverStats]) -> list[str]:

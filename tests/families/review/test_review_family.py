@@ -15,7 +15,7 @@ from typer.testing import CliRunner
 
 from truepass.answers import Answer, Label
 from truepass.cli import app
-from truepass.errors import SuiteError
+from truepass.errors import InputError, SuiteError
 from truepass.families import registry
 from truepass.families.review.family import ReviewFamily
 from truepass.families.review.model import read_decision
@@ -167,7 +167,9 @@ def test_metrics_are_the_label_metrics_of_the_records_alone() -> None:
     records.append(
         _record(9, "accept", "accept").model_copy(update={"verdict": Verdict.INFRA_ERROR})
     )  # not counted
-    m = ReviewFamily().metrics(records)
+    family = ReviewFamily()
+    family.configure({"positive": "reject"})
+    m = family.metrics(records)
     # by hand: 3 of 6 right; said reject twice, once rightly; 3 gold rejects, 1 found
     assert m["accuracy"] == 0.5
     assert m["precision"] == 0.5 and m["recall"] == round(1 / 3, 4)
@@ -177,6 +179,19 @@ def test_metrics_are_the_label_metrics_of_the_records_alone() -> None:
     assert m["majority_baseline"] == 0.5 and m["random_baseline"] == 0.5
     assert m["accuracy_ci_low"] <= 0.5 <= m["accuracy_ci_high"]
     assert ReviewFamily().metrics([]) == {}
+    # the default positive class is accept, as in CL4SE (seed 000), from the same records:
+    # said accept 3 times (twice rightly: 2 of the 3 gold accepts found)
+    d = ReviewFamily().metrics(records)
+    assert ReviewFamily().options() == {"positive": "accept"}
+    assert d["precision"] == round(2 / 3, 4) and d["recall"] == round(2 / 3, 4)
+    assert d["f1"] == round(2 / 3, 4)
+    assert d["accuracy"] == m["accuracy"] and d["recall[accept]"] == m["recall[accept]"]
+
+
+@pytest.mark.parametrize("options", [{"positive": "maybe"}, {"negative": "accept"}])
+def test_a_bad_family_option_is_an_input_error(options: dict[str, str]) -> None:
+    with pytest.raises(InputError, match="positive"):
+        ReviewFamily().configure(options)
 
 
 # -- parsing and the prompt leak guard --------------------------------------------------------
@@ -324,6 +339,29 @@ def test_oracle_is_always_right_and_check_suite_passes(tmp_path: Path) -> None:
     health = runner.invoke(app, ["check-suite", "--suite", "review-mini", "--check-cache", "off"])
     assert health.exit_code == 0, health.output
     assert "18 samples, 18 valid, 0 with problems" in health.output
+
+
+def test_the_positive_class_is_an_option_recorded_and_stated(tmp_path: Path) -> None:
+    def run(out: Path, *more: str) -> Any:
+        return runner.invoke(app, ["run", "--suite", "review-mini", "--solver", "oracle",
+                                   "--out", str(out), "--check-cache", "off", "--limit", "4",
+                                   *more])  # fmt: skip
+
+    out = tmp_path / "run"
+    got = run(out, "--family-option", "positive=reject")
+    assert got.exit_code == 0, got.output
+    assert "review options: positive=reject" in " ".join(got.output.split())
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["family_options"] == {"positive": "reject"}
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert manifest["family_options"] == {"positive": "reject"}
+    assert "positive=reject" in (out / "report.html").read_text(encoding="utf-8")
+    bad = run(tmp_path / "bad", "--family-option", "positive=maybe")
+    assert bad.exit_code == 2 and "accept and reject" in bad.output
+    default = tmp_path / "default"
+    assert run(default).exit_code == 0
+    summary = json.loads((default / "summary.json").read_text())
+    assert summary["family_options"] == {"positive": "accept"}
 
 
 # -- the adapter ------------------------------------------------------------------------------

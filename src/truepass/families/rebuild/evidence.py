@@ -22,7 +22,10 @@ class BuildUse(BaseModel):
 
 
 class RebuildEvidence(Evidence):
-    """The submitted tree's language and structure, and whether its build was cached."""
+    """The submitted tree's language and structure, the gold's language, and whether the
+    build was cached."""
+
+    gold_language: str | None = Field(None, description="the gold's source language")
 
     submission: Submission | None = Field(
         None, description="the submitted tree's language and structure"

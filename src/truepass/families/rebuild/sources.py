@@ -446,7 +446,10 @@ def _flag_args(recipe: Recipe, flags: Mapping[str, str]) -> list[str]:
 
 
 def configure_argv(recipe: Recipe, flags: Mapping[str, str]) -> list[str]:
-    """The recipe's configure argv with its flags and ``flags`` appended (empty: none)."""
+    """The recipe's configure argv with its flags and ``flags`` appended (empty: none); for a
+    C++ program ``CFLAGS`` is given as ``CXXFLAGS``."""
+    if recipe.language == "c++":
+        flags = {("CXXFLAGS" if k == "CFLAGS" else k): v for k, v in flags.items()}
     return [*recipe.configure, *_flag_args(recipe, flags)] if recipe.configure else []
 
 

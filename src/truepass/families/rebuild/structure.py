@@ -64,16 +64,29 @@ def structure_of(files: Mapping[str, str | bytes]) -> Structure:
     )
 
 
-def structure_of_tree(tree: Path, sources: Iterable[str | Path]) -> Structure:
-    """The structure of the sources ``sources`` (relative to ``tree``, or absolute inside it),
-    e.g. a gold program's own sources in its source package; depths are relative to ``tree``."""
-    files: dict[str, bytes] = {}
+def source_paths(tree: Path, sources: Iterable[str | Path]) -> list[Path]:
+    """``sources`` under ``tree`` as files: a directory stands for every source file under it
+    (by extension, tests directories included as the package ships them), sorted."""
+    from truepass.families.rebuild.submission import LANGUAGES
+
+    found: list[Path] = []
     for source in sources:
         path = tree / source
-        files[path.relative_to(tree).as_posix()] = path.read_bytes()
+        if path.is_dir():
+            found += sorted(p for p in path.rglob("*") if p.is_file() and p.suffix in LANGUAGES)
+        else:
+            found.append(path)
+    return found
+
+
+def structure_of_tree(tree: Path, sources: Iterable[str | Path]) -> Structure:
+    """The structure of the sources ``sources`` (relative to ``tree``, or absolute inside it;
+    directories expanded, :func:`source_paths`), e.g. a gold program's own sources in its source
+    package; depths are relative to ``tree``."""
+    files = {p.relative_to(tree).as_posix(): p.read_bytes() for p in source_paths(tree, sources)}
     return structure_of(files)
 
 
 def lines_of_code(tree: Path, sources: Iterable[str | Path]) -> int:
-    """Total NLOC (see :func:`nloc`) of ``sources`` under ``tree``."""
-    return sum(nloc(tree / s) for s in sources)
+    """Total NLOC (see :func:`nloc`) of ``sources`` under ``tree`` (directories expanded)."""
+    return sum(nloc(p) for p in source_paths(tree, sources))

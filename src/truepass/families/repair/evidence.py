@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pydantic import Field
 
+from truepass.families.repair.patchtypes import PatchType
 from truepass.judged import Evidence
 from truepass.metrics.localisation import Localisation
 from truepass.metrics.quality import QualityDelta
@@ -18,4 +19,7 @@ class RepairEvidence(Evidence):
     localisation: Localisation | None = None
     named_cause: NamedCause | None = Field(
         None, description="the root cause a model named first (variant root-cause), scored"
+    )
+    patch_type: PatchType | None = Field(
+        None, description="how far the patch reaches (seed 001's patch types, patchtypes.py)"
     )

@@ -72,9 +72,17 @@ class RepairFamily(Family):
         return judged
 
     def metrics(self, records: list[AttemptRecord]) -> dict[str, float]:
-        """The candidate metrics of solvers that choose among candidates (``workflow:MODEL``:
+        """The similarity to the reference fix and the exact-match rate, with intervals
+        (:func:`~truepass.families.repair.similarity.reference_metrics`), seed 001's patch types
+        (``patch_type[TYPE]``, ``correct_rate[TYPE]``, ``patch_types_n``:
+        :func:`~truepass.families.repair.patchtypes.patch_type_metrics`), and the candidate
+        metrics of solvers that choose among candidates (``workflow:MODEL``:
         ``candidates_selection_accuracy``, ...; none for other solvers)."""
-        return candidate_metrics(records)
+        from truepass.families.repair.patchtypes import patch_type_metrics
+        from truepass.families.repair.similarity import reference_metrics
+
+        typed = [(r, RepairEvidence.of(r).patch_type) for r in records]
+        return reference_metrics(records) | patch_type_metrics(typed) | candidate_metrics(records)
 
     def code_files(self, sample: Any) -> dict[str, str]:
         return dict(sample.files)

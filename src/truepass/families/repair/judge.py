@@ -15,12 +15,13 @@ from collections.abc import Callable
 from truepass import pyast
 from truepass.answers import Answer
 from truepass.errors import PatchError, SandboxError
-from truepass.families.repair import differential, languages, selection
+from truepass.families.repair import differential, languages, selection, similarity
 from truepass.families.repair.checks import RepairCheck
 from truepass.families.repair.environments.uvtool import EnvironmentUnbuilt
 from truepass.families.repair.evidence import RepairEvidence
 from truepass.families.repair.fakefix import detect_fake_fix
 from truepass.families.repair.patching import apply_to_sample
+from truepass.families.repair.patchtypes import patch_type
 from truepass.families.repair.runners import runner_for
 from truepass.families.repair.schema import RepairSample
 from truepass.families.repair.testids import resolve_expected
@@ -348,12 +349,15 @@ def _judge(
         return Judged(verdict=Verdict.INVALID_SAMPLE, details=check.reason)
     if answer is None or answer.no_patch:
         why = str(answer.meta.get("parse_detail", "")) if answer else ""
-        return Judged(verdict=Verdict.NO_PATCH, details=why or "the solver gave no usable patch")
+        nothing = Judged(verdict=Verdict.NO_PATCH, details=why or "the solver gave no usable patch")
+        return _against_reference(sample, sample.files, nothing)
     try:
         applied = apply_to_sample(sample, answer)
     except PatchError as exc:
-        return Judged(verdict=Verdict.APPLY_FAILED, details=str(exc), patch=answer.diff or "")
+        failed = Judged(verdict=Verdict.APPLY_FAILED, details=str(exc), patch=answer.diff or "")
+        return _against_reference(sample, sample.files, failed)
     base = Judged(verdict=Verdict.FAILS_VISIBLE, patch=applied.diff, changed_files=applied.changed)
+    _against_reference(sample, applied.files, base)
     if applied.test_edits:
         base.details = f"test edits dropped: {', '.join(applied.test_edits)}. "
     _measure(sample, applied, base)
@@ -415,6 +419,25 @@ def _measure(sample: RepairSample, applied: AppliedPatch, into: Judged) -> None:
     evidence = RepairEvidence.on(into)
     evidence.quality = quality_delta(sample.files, applied.files, applied.diff, fault, metrics)
     evidence.localisation = localisation(sample.files, applied.diff, fault, metrics)
+    evidence.patch_type = patch_type(sample.files, applied.diff, metrics)
+
+
+def _against_reference(sample: RepairSample, files: dict[str, str], into: Judged) -> Judged:
+    """Score the code files an attempt leaves (``files``: the buggy ones when nothing was
+    applied) against the reference fix's: ``similarity`` (its syntax trees', 0..1) and
+    ``exact_match`` (1/0, formatting and comments aside), into ``into.scores``."""
+    try:
+        reference = apply_to_sample(sample, Answer(diff=sample.fix)).files
+    except PatchError:  # a valid sample's reference applies; nothing to score against otherwise
+        return into
+    language = languages.get(sample.language)
+    score, exact = similarity.compare(
+        sample.files, files, reference, language.code_metrics(), language.syntax_labels
+    )
+    if score is not None:
+        into.scores[similarity.SIMILARITY] = score
+    into.scores[similarity.EXACT_MATCH] = float(exact)
+    return into
 
 
 ROOT_CAUSE = "root_cause"

@@ -7,7 +7,9 @@ each one's whole review dialogue and outcome, ``--context decision-only`` its ou
 
 Scores (per attempt, so the metrics are recomputable from records alone; see
 :mod:`truepass.families.labels`): ``gold_reject`` (1/0), ``predicted_reject`` (1/0, -1 when no
-decision could be read) and ``right`` (1/0).
+decision could be read) and ``right`` (1/0). The metrics' positive class is ``accept``, as in the
+CL4SE study (seed 000: its 1,191 positive samples are the accepted changes, its 725 negative ones
+the rejected), or ``reject`` with ``run --family-option positive=reject``.
 """
 
 from __future__ import annotations
@@ -33,7 +35,8 @@ class ReviewFamily(LabelFamily):
 
     name = "review"
     sample_type = ReviewSample
-    labels = DECISIONS  # reject, a change that needs work, is the positive class (the study's)
+    labels = DECISIONS  # the scores name reject (gold_reject, predicted_reject)
+    default_positive = "accept"  # CL4SE's positive class: accepted changes
     answer_format = "Decision: {label}\n{rationale}"
     gold_source = "the review ended in"
     prompt_variants = ("code-only",)

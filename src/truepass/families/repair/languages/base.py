@@ -111,6 +111,12 @@ class Language:
         localisation at the function level; None: the patch's size and its lines only."""
         return None
 
+    def syntax_labels(self, source: str) -> list[tuple[int, str]] | None:
+        """(line, label) of every node of a file's syntax tree in pre-order, for the similarity
+        to the reference fix (:mod:`truepass.families.repair.similarity`); None when it does not
+        parse. The default has no parser: the similarity then reads tokens."""
+        return None
+
     def defined_names(self, text: str) -> set[str]:
         """The names of the functions (methods, classes) a text of its code defines, which tell
         which file an answer's unnamed code block is for; the default knows none."""

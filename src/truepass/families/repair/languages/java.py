@@ -62,6 +62,11 @@ class Java(Language):
 
         return JAVA
 
+    def syntax_labels(self, source: str) -> list[tuple[int, str]] | None:
+        from truepass.families.repair.similarity import java_labels
+
+        return java_labels(source)
+
     def defined_names(self, text: str) -> set[str]:
         from truepass.families.repair import javasplice
 

@@ -48,6 +48,11 @@ class Python(Language):
 
         return PYTHON
 
+    def syntax_labels(self, source: str) -> list[tuple[int, str]] | None:
+        from truepass.families.repair.similarity import python_labels
+
+        return python_labels(source)
+
     def defined_names(self, text: str) -> set[str]:
         from truepass.families.repair import pysplice
 
