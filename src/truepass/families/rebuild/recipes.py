@@ -133,7 +133,9 @@ def _coreutils(program: str) -> Recipe:
             _make(
                 "--eval=truepass-built-sources: ; @$(MAKE) -s $(BUILT_SOURCES)",
                 "truepass-built-sources",
-            )
+            ),
+            # every program links it: built before the oracle's checkpoint, it is built once
+            _make("lib/libcoreutils.a"),
         ],
         build=_make(f"src/{program}"),
         output=f"src/{program}",
