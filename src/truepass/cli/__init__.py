@@ -13,6 +13,7 @@ from truepass.cli.common import import_errors
 from truepass.cli.compare import compare_cmd
 from truepass.cli.discovery import commands
 from truepass.cli.report import report_cmd
+from truepass.cli.review import review_import_cmd, review_sheet_cmd
 from truepass.cli.run import estimate_cmd, judge_cmd, run_cmd
 from truepass.cli.suites import check_suite_cmd, import_cmd, suites_cmd, summary_cmd
 from truepass.errors import InputError
@@ -31,6 +32,8 @@ app.command("summary")(summary_cmd)
 app.command("report")(report_cmd)
 app.command("compare")(compare_cmd)
 app.command("import")(import_cmd)
+app.command("review-sheet")(review_sheet_cmd)
+app.command("review-import")(review_import_cmd)
 app.add_typer(cache_app, name="cache")
 app.add_typer(build_app, name="build-suite")
 
