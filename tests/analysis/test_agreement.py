@@ -16,19 +16,19 @@ from truepass.analysis.agreement import (
 )
 from truepass.vocabulary import Verdict
 
-C, I = ReviewLabel.CORRECT.value, ReviewLabel.INCORRECT.value
+C, W = ReviewLabel.CORRECT.value, ReviewLabel.INCORRECT.value
 
 
 def test_kappa_of_a_two_class_table_computed_by_hand() -> None:
     # rater a (rows) against rater b (columns): c/c 20, c/i 5, i/c 10, i/i 15 (50 items)
-    a = [C] * 25 + [I] * 25
-    b = [C] * 20 + [I] * 5 + [C] * 10 + [I] * 15
-    po, pe, kappa = cohen_kappa(a, b, [C, I])
+    a = [C] * 25 + [W] * 25
+    b = [C] * 20 + [W] * 5 + [C] * 10 + [W] * 15
+    po, pe, kappa = cohen_kappa(a, b, [C, W])
     # p_o = 35/50 = 0.7; p_e = 0.5 * 0.6 + 0.5 * 0.4 = 0.5; kappa = (0.7 - 0.5) / 0.5 = 0.4
     assert po == pytest.approx(0.7)
     assert pe == pytest.approx(0.5)
     assert kappa == pytest.approx(0.4)
-    low, high = kappa_interval(a, b, [C, I]) or (None, None)
+    low, high = kappa_interval(a, b, [C, W]) or (None, None)
     assert low is not None and high is not None and low < 0.4 < high
 
 
@@ -44,8 +44,8 @@ def test_kappa_of_a_three_class_table_computed_by_hand() -> None:
 
 
 def test_kappa_is_undefined_when_both_raters_give_one_class() -> None:
-    assert cohen_kappa([C, C], [C, C], [C, I]) == (1.0, 1.0, None)
-    assert cohen_kappa([], [], [C, I]) == (None, None, None)
+    assert cohen_kappa([C, C], [C, C], [C, W]) == (1.0, 1.0, None)
+    assert cohen_kappa([], [], [C, W]) == (None, None, None)
 
 
 @pytest.mark.parametrize(

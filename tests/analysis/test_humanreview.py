@@ -93,8 +93,8 @@ def test_import_checks_the_run_and_the_sheet(tmp_path: Path) -> None:
     plan = plan_sheet(records, run="run", suite_hash="h", size=6, seed=1)
     save_plan(run, plan)
     first, second = plan.entries[:2]
-    good = _labels(tmp_path / "l.json", plan.sheet_id, plan.run_hash,
-                   [{"key": first, "label": "correct"}, {"key": second, "label": "unsure"}])  # fmt: skip
+    given = [{"key": first, "label": "correct"}, {"key": second, "label": "unsure"}]
+    good = _labels(tmp_path / "l.json", plan.sheet_id, plan.run_hash, given)
     stored = import_labels(run, good, records, "h")
     assert stored == run / "review" / "labels" / f"{plan.sheet_id}.json"
     found = run_agreement(run, records)
@@ -102,10 +102,10 @@ def test_import_checks_the_run_and_the_sheet(tmp_path: Path) -> None:
 
     # another run's labels (its hash differs), a sheet never exported, a key not on the sheet,
     # a label that is not a class: each an input error naming the file and the field
-    with pytest.raises(InputError, match="run_hash.*another run"):
+    with pytest.raises(InputError, match=r"run_hash.*another run"):
         import_labels(run, good, records, "other suite")
     bad = _labels(tmp_path / "b1.json", "nosuchsheet", plan.run_hash, [])
-    with pytest.raises(InputError, match="sheet_id.*not exported"):
+    with pytest.raises(InputError, match=r"sheet_id.*not exported"):
         import_labels(run, bad, records, "h")
     off = next(attempt_key(r) for r in records if attempt_key(r) not in plan.entries)
     bad = _labels(tmp_path / "b2.json", plan.sheet_id, plan.run_hash,

@@ -144,9 +144,7 @@ def kappa_interval(
     return [round(float(low), 4), round(float(high), 4)]
 
 
-def agreement(
-    items: Sequence[LabelledAttempt], sheets: Sequence[str] = ()
-) -> Agreement:
+def agreement(items: Sequence[LabelledAttempt], sheets: Sequence[str] = ()) -> Agreement:
     """The agreement over labelled attempts (``unsure`` ones included: they are counted)."""
     sure = [d for d in items if d.reviewer is not ReviewLabel.UNSURE]
     ours = [d.truepass.value for d in sure]

@@ -15,6 +15,34 @@ from truepass.cli.common import errors, out_console
 from truepass.errors import InputError
 
 RunArg = Annotated[Path, typer.Argument(help="A finished run directory.", metavar="RUN_DIR")]
+SheetOutOpt = Annotated[Path, typer.Option("--out", "-o", help="The HTML sheet to write.")]
+SizeOpt = Annotated[
+    int | None,
+    typer.Option("--size", min=1, help="Attempts on the sheet (at least one per stratum)."),
+]
+ShareOpt = Annotated[
+    float | None,
+    typer.Option(
+        "--share",
+        min=0.0001,
+        max=1.0,
+        help="Share of the run's counted attempts on "
+        "the sheet (default 0.4, as seed 001 reviewed).",
+    ),
+]
+SeedOpt = Annotated[int, typer.Option("--seed", help="Seed of the draw (same seed, same sheet).")]
+ShowOpt = Annotated[
+    bool,
+    typer.Option(
+        "--show-verdicts/--hide-verdicts",
+        help="Show truepass's verdicts, flags and "
+        "details on the sheet (default: hidden, so that they do not anchor the "
+        "reviewer).",
+    ),
+]
+LabelsArg = Annotated[
+    Path, typer.Argument(help="The labels file the sheet downloaded.", metavar="LABELS_JSON")
+]
 
 
 def _manifest(run_dir: Path) -> dict[str, Any]:
@@ -54,18 +82,11 @@ def _descriptions(manifest: dict[str, Any]) -> tuple[dict[str, str], str]:
 
 def review_sheet_cmd(
     run_dir: RunArg,
-    out: Annotated[Path, typer.Option("--out", "-o", help="The HTML sheet to write.")] = Path(
-        "sheet.html"
-    ),
-    size: Annotated[int | None, typer.Option("--size", min=1, help="Attempts on the sheet (at "
-        "least one per non-empty stratum).")] = None,  # fmt: skip
-    share: Annotated[float | None, typer.Option("--share", min=0.0001, max=1.0, help="Share of "
-        "the run's counted attempts on the sheet (default 0.4, as seed 001 reviewed).")] = None,  # fmt: skip
-    seed: Annotated[int, typer.Option("--seed", help="Seed of the draw (same seed, same "
-        "sheet).")] = 0,  # fmt: skip
-    show_verdicts: Annotated[bool, typer.Option("--show-verdicts/--hide-verdicts", help="Show "
-        "truepass's verdicts, flags and details on the sheet (default: hidden, so that they do "
-        "not anchor the reviewer).")] = False,  # fmt: skip
+    out: SheetOutOpt = Path("sheet.html"),
+    size: SizeOpt = None,
+    share: ShareOpt = None,
+    seed: SeedOpt = 0,
+    show_verdicts: ShowOpt = False,
 ) -> None:
     """Export a stratified sample of a run's attempts (by verdict, fake-fix flag and solver) as
     one self-contained HTML page on which a person labels them."""
@@ -76,8 +97,10 @@ def review_sheet_cmd(
     with errors():
         records = read_results(run_dir)
         manifest = _manifest(run_dir)
-        plan = plan_sheet(records, run=run_dir.resolve().name, suite_hash=_suite_hash(manifest),
-                          size=size, share=share, seed=seed, show_verdicts=show_verdicts)  # fmt: skip
+        plan = plan_sheet(
+            records, run=run_dir.resolve().name, suite_hash=_suite_hash(manifest), size=size,
+            share=share, seed=seed, show_verdicts=show_verdicts,
+        )  # fmt: skip
         descriptions, note = _descriptions(manifest)
         saved = save_plan(run_dir, plan)
         path = write_sheet(plan, records, out, descriptions)
@@ -94,8 +117,7 @@ def review_sheet_cmd(
 
 def review_import_cmd(
     run_dir: RunArg,
-    labels: Annotated[Path, typer.Argument(help="The labels file the sheet downloaded.",
-                                           metavar="LABELS_JSON")],  # fmt: skip
+    labels: LabelsArg,
 ) -> None:
     """Import a reviewer's labels into the run directory; the agreement with truepass's verdicts
     goes into summary.json and report.html."""
