@@ -57,6 +57,8 @@ def test_kappa_is_undefined_when_both_raters_give_one_class() -> None:
         (Verdict.PLAUSIBLE, [], ReviewLabel.OVERFITTING),
         (Verdict.OVERFIT, ["touches-tests"], ReviewLabel.FAKE),
         (Verdict.CORRECT, ["flaky"], ReviewLabel.CORRECT),
+        (Verdict.CORRECT, ["differs-from-reference"], ReviewLabel.OVERFITTING),
+        (Verdict.CORRECT, ["differs-from-reference", "touches-tests"], ReviewLabel.FAKE),
         (Verdict.FAILS_VISIBLE, [], ReviewLabel.INCORRECT),
         (Verdict.FAILS_VISIBLE, ["special-cases-input"], ReviewLabel.INCORRECT),
         (Verdict.NO_PATCH, [], ReviewLabel.INCORRECT),

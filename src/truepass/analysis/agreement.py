@@ -14,7 +14,7 @@ from enum import StrEnum
 
 from pydantic import BaseModel, Field
 
-from truepass.vocabulary import FAKE_FIX_FLAGS, PASSES_VISIBLE, Verdict
+from truepass.vocabulary import DIFFERS_FROM_REFERENCE, FAKE_FIX_FLAGS, PASSES_VISIBLE, Verdict
 
 
 class ReviewLabel(StrEnum):
@@ -41,11 +41,16 @@ LABEL_MEANING: dict[ReviewLabel, str] = {
 
 def truepass_class(verdict: Verdict, flags: Sequence[str]) -> ReviewLabel:
     """truepass's verdict as a reviewer's class: a verdict that passes the visible tests with a
-    fake-fix flag is ``fake``; else ``correct`` is ``correct``, ``overfit`` and ``plausible``
-    are ``overfitting``, and every other verdict (``fails-visible``, ``broken``,
-    ``apply-failed``, ``no-patch``, ``timeout``, ``partial``, ``scored``) is ``incorrect``."""
-    if verdict in PASSES_VISIBLE and set(FAKE_FIX_FLAGS).intersection(flags):
+    fake-fix flag is ``fake`` (``differs-from-reference`` alone: ``overfitting``, the patch
+    behaves unlike the reference where the tests do not look); else ``correct`` is ``correct``,
+    ``overfit`` and ``plausible`` are ``overfitting``, and every other verdict
+    (``fails-visible``, ``broken``, ``apply-failed``, ``no-patch``, ``timeout``, ``partial``,
+    ``scored``) is ``incorrect``."""
+    fake = set(FAKE_FIX_FLAGS).intersection(flags) - {DIFFERS_FROM_REFERENCE}
+    if verdict in PASSES_VISIBLE and fake:
         return ReviewLabel.FAKE
+    if verdict in PASSES_VISIBLE and DIFFERS_FROM_REFERENCE in flags:
+        return ReviewLabel.OVERFITTING
     if verdict is Verdict.CORRECT:
         return ReviewLabel.CORRECT
     if verdict in PASSES_VISIBLE:
