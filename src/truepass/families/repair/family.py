@@ -77,12 +77,20 @@ class RepairFamily(Family):
         (``patch_type[TYPE]``, ``correct_rate[TYPE]``, ``patch_types_n``:
         :func:`~truepass.families.repair.patchtypes.patch_type_metrics`), and the candidate
         metrics of solvers that choose among candidates (``workflow:MODEL``:
-        ``candidates_selection_accuracy``, ...; none for other solvers)."""
+        ``candidates_selection_accuracy``, ...; none for other solvers), and the fix strategies
+        (:func:`~truepass.families.repair.strategy.strategy_metrics`)."""
         from truepass.families.repair.patchtypes import patch_type_metrics
         from truepass.families.repair.similarity import reference_metrics
+        from truepass.families.repair.strategy import strategy_metrics
 
         typed = [(r, RepairEvidence.of(r).patch_type) for r in records]
-        return reference_metrics(records) | patch_type_metrics(typed) | candidate_metrics(records)
+        strategies = [(r, RepairEvidence.of(r).fix_strategy) for r in records]
+        return (
+            reference_metrics(records)
+            | patch_type_metrics(typed)
+            | strategy_metrics(strategies)
+            | candidate_metrics(records)
+        )
 
     def code_files(self, sample: Any) -> dict[str, str]:
         return dict(sample.files)

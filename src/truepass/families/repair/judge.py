@@ -15,7 +15,7 @@ from collections.abc import Callable
 from truepass import pyast
 from truepass.answers import Answer
 from truepass.errors import PatchError, SandboxError
-from truepass.families.repair import differential, languages, selection, similarity
+from truepass.families.repair import differential, languages, selection, similarity, strategy
 from truepass.families.repair.checks import RepairCheck
 from truepass.families.repair.environments.uvtool import EnvironmentUnbuilt
 from truepass.families.repair.evidence import RepairEvidence
@@ -425,7 +425,8 @@ def _measure(sample: RepairSample, applied: AppliedPatch, into: Judged) -> None:
 def _against_reference(sample: RepairSample, files: dict[str, str], into: Judged) -> Judged:
     """Score the code files an attempt leaves (``files``: the buggy ones when nothing was
     applied) against the reference fix's: ``similarity`` (its syntax trees', 0..1) and
-    ``exact_match`` (1/0, formatting and comments aside), into ``into.scores``."""
+    ``exact_match`` (1/0, formatting and comments aside), into ``into.scores``; its fix
+    strategy (evidence ``fix_strategy``) and ``same_strategy`` (1/0) as the reference's."""
     try:
         reference = apply_to_sample(sample, Answer(diff=sample.fix)).files
     except PatchError:  # a valid sample's reference applies; nothing to score against otherwise
@@ -437,6 +438,13 @@ def _against_reference(sample: RepairSample, files: dict[str, str], into: Judged
     if score is not None:
         into.scores[similarity.SIMILARITY] = score
     into.scores[similarity.EXACT_MATCH] = float(exact)
+    reader, metrics = language.strategy_reader(), language.code_metrics()
+    mine = strategy.classify(sample.files, files, metrics, reader)
+    if mine is not None:
+        RepairEvidence.on(into).fix_strategy = mine
+        theirs = strategy.classify(sample.files, reference, metrics, reader)
+        if theirs is not None:
+            into.scores[strategy.SAME_STRATEGY] = float(mine is theirs)
     return into
 
 
