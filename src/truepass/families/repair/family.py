@@ -77,11 +77,15 @@ class RepairFamily(Family):
         (``patch_type[TYPE]``, ``correct_rate[TYPE]``, ``patch_types_n``:
         :func:`~truepass.families.repair.patchtypes.patch_type_metrics`), and the candidate
         metrics of solvers that choose among candidates (``workflow:MODEL``:
-        ``candidates_selection_accuracy``, ...; none for other solvers), and the fix strategies
-        (:func:`~truepass.families.repair.strategy.strategy_metrics`)."""
+        ``candidates_selection_accuracy``, ...; none for other solvers), the fix strategies
+        (:func:`~truepass.families.repair.strategy.strategy_metrics`), style consistency and
+        seed 002's pyramid with its composite scores
+        (:func:`~truepass.families.repair.pyramid.pyramid_metrics`)."""
         from truepass.families.repair.patchtypes import patch_type_metrics
+        from truepass.families.repair.pyramid import pyramid_metrics
         from truepass.families.repair.similarity import reference_metrics
         from truepass.families.repair.strategy import strategy_metrics
+        from truepass.families.repair.style import style_metrics
 
         typed = [(r, RepairEvidence.of(r).patch_type) for r in records]
         strategies = [(r, RepairEvidence.of(r).fix_strategy) for r in records]
@@ -89,6 +93,8 @@ class RepairFamily(Family):
             reference_metrics(records)
             | patch_type_metrics(typed)
             | strategy_metrics(strategies)
+            | style_metrics(records)
+            | pyramid_metrics(records)
             | candidate_metrics(records)
         )
 

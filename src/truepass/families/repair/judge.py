@@ -15,7 +15,14 @@ from collections.abc import Callable
 from truepass import pyast
 from truepass.answers import Answer
 from truepass.errors import PatchError, SandboxError
-from truepass.families.repair import differential, languages, selection, similarity, strategy
+from truepass.families.repair import (
+    differential,
+    languages,
+    selection,
+    similarity,
+    strategy,
+    style,
+)
 from truepass.families.repair.checks import RepairCheck
 from truepass.families.repair.environments.uvtool import EnvironmentUnbuilt
 from truepass.families.repair.evidence import RepairEvidence
@@ -420,6 +427,12 @@ def _measure(sample: RepairSample, applied: AppliedPatch, into: Judged) -> None:
     evidence.quality = quality_delta(sample.files, applied.files, applied.diff, fault, metrics)
     evidence.localisation = localisation(sample.files, applied.diff, fault, metrics)
     evidence.patch_type = patch_type(sample.files, applied.diff, metrics)
+    language = languages.get(sample.language)
+    fits = style.style_consistency(sample.files, applied.diff, language.code_suffix,
+                                   quotes=language.style_quotes,
+                                   comment=language.comment_starts[0])  # fmt: skip
+    if fits is not None:
+        into.scores[style.STYLE] = fits
 
 
 def _against_reference(sample: RepairSample, files: dict[str, str], into: Judged) -> Judged:

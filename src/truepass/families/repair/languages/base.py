@@ -75,6 +75,9 @@ class Language:
     """whether the differential check against the reference fix applies (a pytest plugin)"""
     workflow: ClassVar[bool] = False
     """whether ``workflow:MODEL`` works on its samples"""
+    style_quotes: ClassVar[bool] = False
+    """whether style consistency checks the quote character of string literals
+    (:mod:`truepass.families.repair.style`)"""
     canaries: ClassVar[bool] = False
     """whether its runner adds canary tests (``run(..., canaries=True)``): the judge then
     catches a framework told to pass every test (:mod:`truepass.sandbox.canaries`)"""

@@ -24,6 +24,7 @@ class Python(Language):
     comment_starts = ("#",)
     differential = True
     workflow = True
+    style_quotes = True
     canaries = True
 
     def runner(self) -> TestRunner:

@@ -1,0 +1,106 @@
+"""Seed 002's four-layer pyramid as per-attempt layer scores and a composite score per weight
+profile (docs/metrics.md, "The pyramid and its composite score").
+
+Per counted attempt, each layer scores 0..1:
+
+1. **basic correctness**: 1 when the patch passes the visible tests (plausible, overfit,
+   correct);
+2. **semantic correctness**: 1 when it is correct (hidden tests too, no fake-fix flag);
+3. **code quality** (0 unless it passes the visible tests and changed code): the mean of its
+   style consistency (:mod:`~truepass.families.repair.style`, when measured) and its
+   readability, ``1 / (1 + max(0, complexity_after - complexity_before))`` from the quality
+   delta's summed cyclomatic complexity (radon for Python, lizard for Java), when known: 1 when
+   the patch adds no branch, 1/2 for one more, 1/3 for two;
+4. **fix process** (0 unless it passes the visible tests and changed code): the mean of
+   ``same_strategy`` (its fix strategy is the reference fix's,
+   :mod:`~truepass.families.repair.strategy`) and whether the patch touches a fault line
+   (``localisation.hit_line``), of those known.
+
+The composite of a profile is ``sum_i w_i * layer_i`` with its weights (summing to 1), its mean
+over the solver's counted attempts with a 95% bootstrap interval.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from truepass.records import is_correct
+from truepass.vocabulary import PASSES_VISIBLE, counted
+
+if TYPE_CHECKING:
+    from truepass.records import AttemptRecord
+
+PROFILES: dict[str, tuple[float, float, float, float]] = {
+    "prototype": (0.5, 0.3, 0.1, 0.1),
+    "production-review": (0.1, 0.3, 0.3, 0.3),
+}
+"""Named weights of layers 1 to 4: quick prototyping weighs layer 1; production review weighs
+layers 3 and 4 (seed 002: 对于一个追求快速原型验证的场景可能更看重第一层的通过率而对于一个生产
+代码的辅助审核场景第三层和第四层的权重就必须大大提高)."""
+
+
+def _mean(values: list[float]) -> float | None:
+    return sum(values) / len(values) if values else None
+
+
+def layers(record: AttemptRecord) -> tuple[float, float, float, float]:
+    """The four layer scores of one attempt."""
+    from truepass.families.repair.evidence import RepairEvidence
+    from truepass.families.repair.strategy import SAME_STRATEGY
+    from truepass.families.repair.style import STYLE
+
+    passes = record.verdict in PASSES_VISIBLE
+    first, second = float(passes), float(is_correct(record))
+    evidence = RepairEvidence.of(record)
+    quality = evidence.quality
+    if not passes or quality is None:
+        return first, second, 0.0, 0.0
+    third = []
+    if quality.complexity_after is not None and quality.complexity_before is not None:
+        third.append(1.0 / (1.0 + max(0, quality.complexity_after - quality.complexity_before)))
+    if STYLE in record.scores:
+        third.append(record.scores[STYLE])
+    fourth = []
+    if SAME_STRATEGY in record.scores:
+        fourth.append(record.scores[SAME_STRATEGY])
+    if evidence.localisation is not None:
+        fourth.append(float(evidence.localisation.hit_line))
+    return first, second, _mean(third) or 0.0, _mean(fourth) or 0.0
+
+
+def composite(scores: tuple[float, float, float, float], weights: tuple[float, ...]) -> float:
+    return sum(w * s for w, s in zip(weights, scores, strict=True))
+
+
+def pyramid_metrics(records: list[AttemptRecord]) -> dict[str, float]:
+    """Over counted attempts: each layer's mean (``layer[N]``), the composite of each profile
+    (``composite[PROFILE]``) with their 95% bootstrap intervals, and the mean complexity delta
+    of the patches that changed code (``complexity_delta``)."""
+    from truepass.families.base import interval
+    from truepass.families.repair.evidence import RepairEvidence
+
+    mine = [r for r in records if counted(r.verdict)]
+    if not mine:
+        return {}
+    scored = [layers(r) for r in mine]
+    out: dict[str, float] = {}
+    for i in range(4):
+        values = [s[i] for s in scored]
+        name = f"layer[{i + 1}]"
+        out[name] = round(sum(values) / len(values), 4)
+        out |= interval(name, values)
+    for profile, weights in PROFILES.items():
+        values = [composite(s, weights) for s in scored]
+        name = f"composite[{profile}]"
+        out[name] = round(sum(values) / len(values), 4)
+        out |= interval(name, values)
+    deltas = [
+        q.complexity_after - q.complexity_before
+        for r in mine
+        if (q := RepairEvidence.of(r).quality) is not None
+        and q.complexity_after is not None
+        and q.complexity_before is not None
+    ]
+    if deltas:
+        out["complexity_delta"] = round(sum(deltas) / len(deltas), 4)
+    return out
