@@ -89,7 +89,7 @@ def test_a_split_runs_its_samples_is_recorded_and_measured(tmp_path: Path) -> No
     assert manifest["split"] == {"split": "dev", "dev_share": 0.4, "samples": 2}
     oracle = [r for r in records if r["solver"] == "oracle"]
     perfect = {"similarity": 1.0, "exact_match": 1.0, "same_strategy": 1.0,
-               "style_consistency": 1.0}  # fmt: skip
+               "style_consistency": 1.0, "readability": 1.0}  # fmt: skip
     assert all(r["scores"] == perfect for r in oracle)
     assert all(r["patch_type"] == "single-line" for r in oracle)
     # return lo -> return hi: a name outside any condition

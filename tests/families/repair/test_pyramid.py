@@ -7,8 +7,9 @@ from typing import Any
 
 import pytest
 
-from truepass.families.repair.pyramid import PROFILES, layers, pyramid_metrics
+from truepass.families.repair.pyramid import PROFILES, layers, pyramid_metrics, readability
 from truepass.families.repair.style import STYLE, case_of, consistency, style_consistency
+from truepass.metrics.quality import PYTHON
 from truepass.records import AttemptRecord
 
 
@@ -96,3 +97,33 @@ def test_layers_and_composites_by_hand() -> None:
     low, high = got["composite[prototype]_ci_low"], got["composite[prototype]_ci_high"]
     assert low <= got["composite[prototype]"] <= high
     assert pyramid_metrics([_record("infra-error")]) == {}
+
+
+def test_only_names_the_patch_binds_are_styled() -> None:
+    added = [
+        "    try:",
+        "        x = int(s)",
+        "    except ValueError:",
+        "        raise BadInput(s)",
+    ]
+    # ValueError and Bad are used, not bound (no name item); x is one word; the four
+    # lines are indented by multiples of 4: 4 of 4
+    assert consistency(PY_OLD, added, quotes=True, comment="#") == 1.0
+
+
+BUG = "def f(x):\n    return 1 / x\n"
+ONE_IF = "def f(x):\n    if x == 0:\n        return None\n    return 1 / x\n"
+TWO_IFS = (
+    "def f(x):\n    if x == 0:\n        return None\n    if x is None:\n        return None\n"
+    "    return 1 / x\n"
+)
+
+
+def test_readability_counts_branches_beyond_the_reference() -> None:
+    buggy, ref = {"m.py": BUG}, {"m.py": ONE_IF}
+    assert readability(buggy, {"m.py": ONE_IF}, ref, PYTHON) == 1.0  # as many as the reference
+    assert readability(buggy, {"m.py": TWO_IFS}, ref, PYTHON) == 0.5  # one more
+    assert readability(buggy, {"m.py": TWO_IFS}, buggy, PYTHON) == round(1 / 3, 4)  # two more
+    assert readability(buggy, buggy, ref, PYTHON) is None  # no code changed
+    fine = _record("correct", quality=_quality(1, 3), scores={"readability": 1.0})
+    assert layers(fine)[2] == 1.0  # the score, not the quality delta, when the record has it

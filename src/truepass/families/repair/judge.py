@@ -18,6 +18,7 @@ from truepass.errors import PatchError, SandboxError
 from truepass.families.repair import (
     differential,
     languages,
+    pyramid,
     selection,
     similarity,
     strategy,
@@ -452,6 +453,9 @@ def _against_reference(sample: RepairSample, files: dict[str, str], into: Judged
         into.scores[similarity.SIMILARITY] = score
     into.scores[similarity.EXACT_MATCH] = float(exact)
     reader, metrics = language.strategy_reader(), language.code_metrics()
+    readable = pyramid.readability(sample.files, files, reference, metrics)
+    if readable is not None:
+        into.scores[pyramid.READABILITY] = readable
     mine = strategy.classify(sample.files, files, metrics, reader)
     if mine is not None:
         RepairEvidence.on(into).fix_strategy = mine

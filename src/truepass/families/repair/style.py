@@ -1,11 +1,11 @@
 """Style consistency (seed 002's pyramid, layer 3): does a patch follow the conventions of the
 file it edits? Each check compares the lines the patch adds with the rest of the buggy file:
 
-- **identifier case**: a name the patch introduces (in added lines, not in the buggy file; made
-  of two or more words) has the case of the file's own names of two or more words: the most
-  common of ``snake_case``, ``camelCase``, ``PascalCase``, ``UPPER_CASE``, or any of them the
-  file uses for a name of the same first letter's case (so a new class name in ``PascalCase``
-  beside ``snake_case`` functions is consistent);
+- **identifier case**: a name the patch introduces (one an added line binds: defines, aliases,
+  loops over, assigns to or declares, and not in the buggy file; made of two or more words) has
+  the case of the file's own names of two or more words: the most common of ``snake_case``,
+  ``camelCase``, ``PascalCase``, ``UPPER_CASE``, or any of them the file uses for a name of the
+  same initial's case (a new ``PascalCase`` class beside the file's ``PascalCase`` classes);
 - **indentation**: an added line is indented with the file's character (spaces or tabs) and by
   a multiple of its unit (the greatest common divisor of the file's indentation widths);
 - **quotes** (Python): an added string literal uses the file's more common quote character
@@ -58,6 +58,22 @@ def case_of(name: str) -> str | None:
     return "camelCase"
 
 
+_BOUND = re.compile(
+    r"\b(?:def|class|as|for|interface|enum|record)\s+([A-Za-z_]\w*)"  # a definition, alias, loop
+    r"|([A-Za-z_]\w*)\s*(?::=|(?<![=!<>+\-*/%&|^~])=(?!=))"  # an assignment's target
+    r"|\b(?!(?:return|new|throw|else|case|in|not|is|and|or|if|elif|while|yield|await|lambda|except|"
+    r"assert|del|import|from|raise|with|instanceof)\b)[A-Za-z_][\w.]*(?:<[^>]*>)?(?:\[\])*"
+    r"\s+([A-Za-z_]\w*)\s*(?=[=;,):(])"  # a declaration: TYPE NAME (Java, typed parameters)
+)
+
+
+def defined(line: str) -> list[str]:
+    """The names a line of code binds: defines (``def``, ``class``), aliases (``as``), loops
+    over (``for``), assigns to, or declares (``int total =``, ``String name)``); names it only
+    uses (a library's ``ValueError``) are not the patch's to style."""
+    return [next(g for g in m.groups() if g) for m in _BOUND.finditer(line)]
+
+
 def _indents(lines: list[str]) -> list[str]:
     return [line[: len(line) - len(line.lstrip())] for line in lines if line.strip()]
 
@@ -79,7 +95,7 @@ def consistency(old: str, added: list[str], *, quotes: bool, comment: str) -> fl
     right = total = 0
     if file_cases:
         dominant = file_cases.most_common(1)[0][0]
-        new = {n for ln in code_added for n in _NAME.findall(code(ln))} - known
+        new = {n for ln in code_added for n in defined(code(ln))} - known
         for name in sorted(new):
             case = case_of(name)
             if case is None:
