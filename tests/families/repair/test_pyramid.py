@@ -127,3 +127,25 @@ def test_readability_counts_branches_beyond_the_reference() -> None:
     assert readability(buggy, buggy, ref, PYTHON) is None  # no code changed
     fine = _record("correct", quality=_quality(1, 3), scores={"readability": 1.0})
     assert layers(fine)[2] == 1.0  # the score, not the quality delta, when the record has it
+
+
+def test_weights_of_the_command_line_make_a_custom_composite() -> None:
+    from truepass.errors import InputError
+    from truepass.families.capabilities import Configured
+    from truepass.families.repair.family import RepairFamily
+
+    family = RepairFamily()
+    assert isinstance(family, Configured) and family.options() == {}
+    a = _record("correct", quality=_quality(2, 2), localisation=_where(True),
+                scores={STYLE: 0.5, "same_strategy": 1.0})  # fmt: skip
+    b = _record("fails-visible")
+    assert "composite[custom]" not in family.metrics([a, b])
+    family.configure({"weights": "1,1,0,2"})  # scaled to .25, .25, 0, .5
+    assert family.options() == {"weights": "0.25,0.25,0,0.5"}
+    # a: .25 + .25 + 0 * .75 + .5 * 1 = 1; b: 0
+    assert family.metrics([a, b])["composite[custom]"] == 0.5
+    for bad in ("1,2,3", "a,b,c,d", "0,0,0,0", "1,-1,1,1"):
+        with pytest.raises(InputError, match="four non-negative numbers"):
+            family.configure({"weights": bad})
+    with pytest.raises(InputError, match="has no option 'positive'"):
+        family.configure({"positive": "correct"})

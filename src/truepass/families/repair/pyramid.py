@@ -22,6 +22,7 @@ over the solver's counted attempts with a 95% bootstrap interval.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 from truepass.records import is_correct
@@ -118,9 +119,12 @@ def composite(scores: tuple[float, float, float, float], weights: tuple[float, .
     return sum(w * s for w, s in zip(weights, scores, strict=True))
 
 
-def pyramid_metrics(records: list[AttemptRecord]) -> dict[str, float]:
+def pyramid_metrics(
+    records: list[AttemptRecord], more: Mapping[str, tuple[float, ...]] | None = None
+) -> dict[str, float]:
     """Over counted attempts: each layer's mean (``layer[N]``), the composite of each profile
-    (``composite[PROFILE]``) and the mean ``readability`` (of the attempts that changed code)
+    (``composite[PROFILE]``; ``more``: profiles beside :data:`PROFILES`, the repair family's
+    ``custom`` one) and the mean ``readability`` (of the attempts that changed code)
     with their 95% bootstrap intervals, and the mean complexity delta of the patches that
     changed code (``complexity_delta``)."""
     from truepass.families.base import interval
@@ -136,7 +140,7 @@ def pyramid_metrics(records: list[AttemptRecord]) -> dict[str, float]:
         name = f"layer[{i + 1}]"
         out[name] = round(sum(values) / len(values), 4)
         out |= interval(name, values)
-    for profile, weights in PROFILES.items():
+    for profile, weights in {**PROFILES, **(more or {})}.items():
         values = [composite(s, weights) for s in scored]
         name = f"composite[{profile}]"
         out[name] = round(sum(values) / len(values), 4)
