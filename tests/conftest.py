@@ -1,6 +1,7 @@
-"""Shared by every test: no test reads or writes the user's machine-wide sample-check cache
-(tests of the cache give it their own file); warm test workers are closed after each module;
-the ``server`` fixture of the fake endpoint."""
+"""Shared by every test: no test reads or writes the user's machine-wide sample-check cache or
+suite cache or rebuild build cache (a test may monkeypatch what a suite is read with; tests of
+the caches give them their own file or directory); warm test workers are closed after each
+module; the ``server`` fixture of the fake endpoint."""
 
 from __future__ import annotations
 
@@ -11,6 +12,8 @@ import pytest
 from fake_openai import FakeOpenAI
 
 os.environ["TRUEPASS_CHECK_CACHE"] = "off"
+os.environ["TRUEPASS_SUITE_CACHE"] = "off"
+os.environ["TRUEPASS_BUILD_CACHE"] = "off"  # the rebuild build cache: tests of it turn it on
 
 
 @pytest.fixture(autouse=True, scope="module")

@@ -21,14 +21,18 @@ repair family's languages, the CLI) read their group here; a built-in name canno
 
 from __future__ import annotations
 
+import hashlib
 import importlib
+import json
+import os
+import sys
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
-from importlib import metadata
 from typing import Generic, TypeVar
 
 from truepass.errors import InputError
+from truepass.paths import user_cache_dir
 
 FAMILIES = "truepass.families"
 SOLVERS = "truepass.solvers"
@@ -39,11 +43,127 @@ COMMANDS = "truepass.commands"
 @dataclass(frozen=True)
 class Command:
     """A CLI command a family or a plug-in adds: ``truepass NAME`` (``group`` None) or
-    ``truepass GROUP NAME`` (``build-suite``). ``function`` is a typer command function."""
+    ``truepass GROUP NAME`` (``build-suite``).
+
+    ``function`` is a typer command function, or where it is, ``"module:function"`` (a
+    ``typer.Typer`` of subcommands there is a group of them): the module is imported only when
+    the command runs or shows its own ``--help``, so that ``truepass --help`` stays quick. Such a
+    command gives ``help``, the one line ``truepass --help`` lists it with (the first paragraph
+    of its docstring; a test of the built-in commands holds the two together). A command given
+    as a function is listed with its docstring's first paragraph unless ``help`` says otherwise.
+    """
 
     name: str
-    function: Callable[..., None]
+    function: Callable[..., None] | str
     group: str | None = None
+    help: str | None = None
+
+    def __post_init__(self) -> None:
+        if isinstance(self.function, str):
+            module, sep, attr = self.function.partition(":")
+            if not (module and sep and attr):
+                raise ValueError(f"command '{self.name}': '{self.function}' is not "
+                                 "'module:function'")  # fmt: skip
+            if not self.help:
+                raise ValueError(f"command '{self.name}' names its function by place "
+                                 f"('{self.function}') and so must give its help line")  # fmt: skip
+
+    def load(self) -> Callable[..., None]:
+        """The command's function (or ``typer.Typer``), imported if it was named by place."""
+        if not isinstance(self.function, str):
+            return self.function
+        module, _, attr = self.function.partition(":")
+        found: Callable[..., None] = getattr(importlib.import_module(module), attr)
+        return found
+
+
+@dataclass(frozen=True)
+class Distribution:
+    """The installed distribution an entry point comes from."""
+
+    name: str
+    version: str
+
+
+@dataclass(frozen=True)
+class EntryPoint:
+    """One entry point of truepass's groups, as ``importlib.metadata`` reads it (name, value
+    ``module:attribute``, group, distribution), without importing it."""
+
+    name: str
+    value: str
+    group: str
+    dist: Distribution | None = None
+
+    def load(self) -> object:
+        """The object it names (its module imported), as ``importlib.metadata`` loads it."""
+        module, _, attr = self.value.partition("[")[0].strip().partition(":")
+        obj: object = importlib.import_module(module.strip())
+        for part in attr.strip().split(".") if attr.strip() else ():
+            obj = getattr(obj, part)
+        return obj
+
+
+GROUPS = (FAMILIES, SOLVERS, LANGUAGES, COMMANDS)
+
+
+@cache
+def _all_entry_points() -> tuple[EntryPoint, ...]:
+    """Every entry point of :data:`GROUPS` of the distributions this Python finds, read once per
+    process and kept in the user cache by a fingerprint of those distributions (every
+    ``*.dist-info`` and ``*.egg-info`` on ``sys.path``, with the size and modification time of
+    its ``entry_points.txt``): reading every distribution's metadata costs more than the rest of
+    ``truepass --help``. Any distribution added, removed or reinstalled reads them afresh."""
+    key = _distributions_fingerprint()
+    path = user_cache_dir() / "entry-points" / f"{key[:32]}.json"
+    try:
+        rows = json.loads(path.read_text(encoding="utf-8"))
+        return tuple(
+            EntryPoint(n, v, g, Distribution(*d) if d else None) for n, v, g, d in rows["found"]
+        )
+    except (OSError, ValueError, KeyError, TypeError):
+        pass
+    from importlib import metadata
+
+    everything = metadata.entry_points()  # every distribution read once
+    found = tuple(
+        EntryPoint(ep.name, ep.value, ep.group,
+                   Distribution(ep.dist.name, ep.dist.version) if ep.dist is not None else None)
+        for g in GROUPS
+        for ep in everything.select(group=g)
+    )  # fmt: skip
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        partial = path.with_suffix(f".{os.getpid()}.tmp")
+        rows = [[e.name, e.value, e.group, [e.dist.name, e.dist.version] if e.dist else None]
+                for e in found]  # fmt: skip
+        partial.write_text(json.dumps({"found": rows}), encoding="utf-8")
+        os.replace(partial, path)
+    except OSError:
+        pass
+    return found
+
+
+def _distributions_fingerprint() -> str:
+    seen: list[tuple[str, str, int, int]] = []
+    for entry in sys.path:
+        try:
+            listing = sorted(os.scandir(entry or "."), key=lambda e: e.name)
+        except OSError:
+            continue
+        for item in listing:
+            if item.name.endswith((".dist-info", ".egg-info")):
+                try:
+                    st = os.stat(os.path.join(item.path, "entry_points.txt"))
+                    seen.append((entry, item.name, st.st_size, st.st_mtime_ns))
+                except OSError:
+                    seen.append((entry, item.name, -1, -1))
+    return hashlib.sha256(json.dumps([sys.version, seen]).encode()).hexdigest()
+
+
+def entry_points(group: str) -> list[EntryPoint]:
+    """The entry points of ``group``, by name, not loaded."""
+    return sorted((ep for ep in _all_entry_points() if ep.group == group), key=lambda e: e.name)
 
 
 @cache
@@ -52,7 +172,7 @@ def loaded(group: str) -> tuple[tuple[str, object], ...]:
     once. A plug-in that cannot be loaded is an :class:`InputError` naming its distribution and
     what to do."""
     out = []
-    for ep in sorted(metadata.entry_points(group=group), key=lambda e: e.name):
+    for ep in entry_points(group):
         try:
             out.append((ep.name, ep.load()))
         except Exception as exc:  # a broken plug-in: say which, never half-load it

@@ -49,6 +49,10 @@ from truepass.suites.suite import Sample, Suite
 from truepass.vocabulary import CheckStatus, Verdict
 
 Progress = Callable[[str, int, int], None]  # (stage, done, total)
+LINGER_S = 0.1
+"""how long the runner's thread gathers outcomes after the first before it stores them: a run
+of thousands of quick attempts writes a few batches a second instead of one transaction and one
+wake-up per attempt, off the cores that judge; a killed run redoes at most this much work"""
 PACKAGES = ("truepass", "pydantic", "pytest", "unidiff", "coverage", "typer", "rich")
 
 
@@ -168,15 +172,17 @@ class Results:
             yield from batch
 
     def take_batches(
-        self, tags: list[Hashable], most: int = 500
+        self, tags: list[Hashable], most: int = 500, linger_s: float = LINGER_S
     ) -> Iterator[list[tuple[Hashable, Outcome]]]:
-        """Outcomes in batches: waits for one, then adds whatever else has already come back (at
-        most ``most``), so that a busy run writes its store in few transactions and a quiet
-        one writes each outcome as soon as it arrives."""
+        """Outcomes in batches: waits for one, then adds whatever else comes back within
+        ``linger_s`` of it (at most ``most``), so that a busy run wakes up and writes its store
+        a few times a second rather than once per attempt, and a quiet one writes each outcome
+        ``linger_s`` after it arrives. The last outcome is never waited on."""
         waiting = set(tags)
         while waiting:
             batch: list[tuple[Hashable, Outcome]] = []
             item: tuple[Hashable, Outcome] | None = self._queue.get()
+            deadline = time.monotonic() + linger_s
             while item is not None:
                 if item[0] in waiting:
                     waiting.discard(item[0])
@@ -184,7 +190,7 @@ class Results:
                 if not waiting or len(batch) >= most:
                     break
                 try:
-                    item = self._queue.get_nowait()
+                    item = self._queue.get(timeout=max(0.0, deadline - time.monotonic()))
                 except queue.Empty:
                     item = None
             if batch:
@@ -277,7 +283,7 @@ def run(
         _write_json(out / "manifest.json", manifest)
         from truepass.report import write_report  # jinja2: loaded only once results are written
 
-        write_report([out], out / "report.html", records={out: records})
+        write_report([out], out / "report.html", records={out: records}, summaries={out: summary})
         return RunResult(out=out, summary=summary, new_attempts=new, resumed_attempts=resumed)
     finally:
         if where is not None:

@@ -71,6 +71,8 @@ FLAG_MEANING: dict[str, str] = {
     "copies-gold": "rebuild: a submitted or built file is identical to the gold program",
     "wraps-gold": "rebuild: compile.sh or the built program names the gold's path, or the "
     "program called it, instead of rebuilding it",
+    "wrong-language": "rebuild, forced-language mode: the submission is mainly in another "
+    "language than the task requires",
     "differs-from-reference": "the patch passes the tests but, on a call the tests make into a "
     "function the reference fix changes (or a type-aware mutation of one), behaves differently "
     "from the reference fix (differential check, docs/differential.md)",

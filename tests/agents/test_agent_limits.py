@@ -153,3 +153,40 @@ def test_a_workspace_that_cannot_be_read_back_is_no_answer(
     assert t.end_reason is EndReason.SUBMITTED and t.steps[0].exit_code == 0
     assert t.steps[0].changed_files == []  # not seen: the workspace cannot be read
     assert answer.no_patch and "no answer: the workspace has more than" in t.end_detail
+
+
+def test_a_family_gives_its_default_budget_and_options_override_each_limit(
+    tmp_path: Path,
+) -> None:
+    from truepass.agentic.limits import AgentLimits
+    from truepass.agents.options import AgentOptions
+    from truepass.families.rebuild.agent import BUDGET
+
+    # rebuild: the benchmark's budget; repair (no limits of its own): the loop's defaults
+    assert (BUDGET.steps, BUDGET.time_s, BUDGET.step_time_s) == (1000, 21600.0, 180.0)
+    assert (BUDGET.warn_steps, BUDGET.warn_time_s) == (20, 600.0)
+    assert AgentOptions().limits(None) == AgentLimits(steps=30, time_s=600.0)
+    given = AgentOptions(agent_steps=50, agent_warn_time=60.0, agent_tokens=10**6)
+    mixed = given.limits(BUDGET)
+    assert (mixed.steps, mixed.time_s, mixed.step_time_s) == (50, 21600.0, 180.0)
+    assert (mixed.warn_steps, mixed.warn_time_s, mixed.tokens) == (20, 60.0, 10**6)
+    assert given.suffix(0.0) == "#text-s50-wt60-tok1000000"
+    assert AgentOptions().suffix(0.0) == "#text"  # the family's defaults
+
+
+def test_the_agent_is_warned_when_little_time_is_left(tmp_path: Path, server: FakeOpenAI) -> None:
+    # the whole budget is within the warning's window: every observation carries it
+    answer = solve(tmp_path, server, [bash("ls"), bash("submit")], agent_time=300.0,
+                   agent_warn_time=300.0, agent_warn_steps=0)  # fmt: skip
+    t = trajectory(answer.meta)
+    assert "min left: submit before they run out" in t.steps[0].observation
+    (tmp_path / "q").mkdir()
+    quiet = solve(tmp_path / "q", server, [bash("ls"), bash("submit")], agent_time=300.0,
+                  agent_warn_steps=0)  # fmt: skip
+    assert "left:" not in trajectory(quiet.meta).steps[0].observation
+
+
+def test_a_command_gets_the_step_time_limit(tmp_path: Path, server: FakeOpenAI) -> None:
+    answer = solve(tmp_path, server, [bash("sleep 20"), bash("submit")], agent_step_time=1.0)
+    slow = trajectory(answer.meta).steps[0]
+    assert slow.timed_out and slow.action_s < 10

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from truepass.agentic.limits import AgentLimits
 from truepass.agentic.metrics import process_summary
 from truepass.agentic.protocol import AgentProtocol
 from truepass.agentic.task import AgentTask, is_cache_path
@@ -17,7 +18,6 @@ from truepass.agentic.tools import (
     stable,
 )
 from truepass.agentic.trajectory import (
-    AgentLimits,
     EndReason,
     ProcessMetrics,
     Step,

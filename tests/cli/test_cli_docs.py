@@ -70,8 +70,9 @@ def commands(command: Any = None, path: tuple[str, ...] = ()) -> Iterator[tuple[
     """Every command of the app (click commands: typer's own copy of click), by its words after
     ``truepass`` (``cache stats``)."""
     command = command or typer.main.get_command(app)
-    if hasattr(command, "commands"):  # a group
-        for name, sub in command.commands.items():
+    if hasattr(command, "commands"):  # a group (truepass's import each command when asked)
+        subs = command.loaded() if hasattr(command, "loaded") else command.commands
+        for name, sub in subs.items():
             yield from commands(sub, (*path, name))
     else:
         yield " ".join(path), command

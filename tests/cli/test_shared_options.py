@@ -18,7 +18,7 @@ from truepass.families import registry
 from truepass.solvers import LLMOptions, SolverOptions
 
 runner = CliRunner()
-COMMANDS = typer.main.get_command(app).commands  # type: ignore[attr-defined]
+COMMANDS = typer.main.get_command(app).loaded()  # type: ignore[attr-defined]
 
 
 def _option(command: str, name: str) -> Any:

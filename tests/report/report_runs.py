@@ -10,9 +10,10 @@ from typing import Any
 
 import pytest
 
+from truepass.agentic.limits import AgentLimits
 from truepass.agentic.protocol import AgentProtocol
 from truepass.agentic.tools import Submit
-from truepass.agentic.trajectory import AgentLimits, EndReason, ProcessMetrics, Step, Trajectory
+from truepass.agentic.trajectory import EndReason, ProcessMetrics, Step, Trajectory
 from truepass.agents.protocols import make_protocol
 from truepass.agents.solver import rounds as agent_rounds
 from truepass.models.base import Completion, ToolCall

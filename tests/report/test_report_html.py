@@ -240,3 +240,23 @@ def test_bad_input_is_an_input_error(tmp_path: Path) -> None:
 def test_empty_run_still_renders(tmp_path: Path) -> None:
     html = render_report([write_run(tmp_path / "r", [])])
     assert "0 attempts" in html and "<svg" in html
+
+
+def test_a_report_from_the_runners_summary_is_the_same_page(tmp_path: Path) -> None:
+    from truepass.analysis.summary import summarize
+    from truepass.families import registry
+    from truepass.records import read_results
+
+    run_dir, other = varied_run(tmp_path / "r"), varied_run(tmp_path / "s")
+    records = read_results(run_dir)
+    summary = summarize("mini", records, registry.get("repair")())
+    bogus = [s.model_copy(update={"invalid_samples": ["bogus"]}) for s in summary.solvers]
+    wrong = summary.model_copy(update={"solvers": bogus})
+
+    def page(*args: object) -> str:  # the minute it was made aside
+        return re.sub(r"\d{4}-\d\d-\d\d \d\d:\d\d UTC", "", render_report(*args))  # type: ignore[arg-type]
+
+    assert page([run_dir], {run_dir: records}, {run_dir: summary}) == page([run_dir])
+    assert "bogus" in page([run_dir], None, {run_dir: wrong})  # the summary given is what shows
+    # two runs of the same solvers: labels RUN/SOLVER, summarised afresh, not taken from one run
+    assert page([run_dir, other], None, {run_dir: wrong}) == page([run_dir, other])

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from truepass.agentic.limits import AgentLimits
 from truepass.answers import Answer
 from truepass.patches.apply import unified_diff
 
@@ -50,6 +51,12 @@ class AgentTask(BaseModel):
     )
     warning: str = Field(
         "", description="added to the warning shown when few steps are left (e.g. build now)"
+    )
+    limits: AgentLimits | None = Field(
+        None,
+        description="the family's default limits for its kind of task (rebuild: the benchmark's "
+        "1,000 steps and 6 hours); the run's --agent-* options override each; None: the loop's "
+        "defaults",
     )
     address_space: bool = Field(
         True,

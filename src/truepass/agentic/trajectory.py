@@ -7,6 +7,7 @@ from enum import StrEnum
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from truepass.agentic.limits import AgentLimits
 from truepass.agentic.protocol import AgentProtocol
 from truepass.agentic.tools import Action, runs_tests
 from truepass.models.base import ToolCall
@@ -33,20 +34,6 @@ class EndReason(StrEnum):
     errors instead, retried when the run is resumed"""
     FORMAT_ERRORS = "format-errors"
     """``format_errors`` replies in a row held no valid action"""
-
-
-class AgentLimits(BaseModel):
-    """What ends an attempt besides submitting (``--agent-steps``, ``--agent-time``,
-    ``--agent-tokens``, ``--agent-cost``)."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-    steps: int = Field(30, ge=1, description="model calls")
-    time_s: float = Field(600.0, gt=0, description="model latency (as recorded) plus commands")
-    tokens: int | None = Field(None, ge=1, description="prompt plus completion tokens")
-    cost_usd: float | None = Field(None, ge=0, description="USD, priced per call")
-    format_errors: int = Field(3, ge=1, description="replies in a row without a valid action")
-    warn_steps: int = Field(3, ge=0, description="steps left from which the agent is warned")
 
 
 class Step(BaseModel):
@@ -144,4 +131,4 @@ class Trajectory(BaseModel):
     metrics: ProcessMetrics
 
 
-__all__ = ["AgentLimits", "EndReason", "ProcessMetrics", "Step", "Trajectory"]
+__all__ = ["EndReason", "ProcessMetrics", "Step", "Trajectory"]

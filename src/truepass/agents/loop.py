@@ -17,9 +17,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from truepass.agentic.limits import AgentLimits
 from truepass.agentic.task import AgentTask, is_cache_path
 from truepass.agentic.tools import CHANGING, Outcome, Submit, execute
-from truepass.agentic.trajectory import AgentLimits, EndReason, ProcessMetrics, Step, Trajectory
+from truepass.agentic.trajectory import EndReason, ProcessMetrics, Step, Trajectory
 from truepass.agents.protocols import ActionProtocol, task_message
 from truepass.answers import Answer
 from truepass.errors import SandboxError, SolverError
@@ -89,9 +90,11 @@ class AgentLoop:
         self.task = task
         self.limits = limits
         self.params = protocol.params(params)
-        self.sandbox = session_limits(sandbox).model_copy(
-            update={"address_space": task.address_space and sandbox.address_space}
-        )
+        update: dict[str, object] = {"address_space": task.address_space and sandbox.address_space}
+        if limits.step_time_s is not None:
+            update["timeout_s"] = limits.step_time_s
+            update["cpu_s"] = max(sandbox.cpu_s, int(limits.step_time_s))
+        self.sandbox = session_limits(sandbox).model_copy(update=update)
         self.price = price
         self.check_prompt = check_prompt
         self.key = key
@@ -202,8 +205,8 @@ class AgentLoop:
                 if isinstance(parsed.action, CHANGING):
                     files, changed = self._changes(session, files)
             submitted = isinstance(parsed.action, Submit)
-            shown = "" if submitted else outcome.shown + self._warning()
             self.spent_s += outcome.duration_s
+            shown = "" if submitted else outcome.shown + self._warning()
             self.steps.append(
                 Step(
                     step=len(self.steps) + 1,
@@ -242,14 +245,23 @@ class AgentLoop:
         self.cost = None if spent is None or self.cost is None else self.cost + spent
 
     def _warning(self) -> str:
-        left = self.limits.steps - len(self.steps) - 1
-        if 0 < left <= self.limits.warn_steps:
-            plural = "s" if left > 1 else ""
-            return (
-                f"\n\n[{left} step{plural} left: submit before they run out; the files as they "
-                f"are then are your answer]{' ' + self.task.warning if self.task.warning else ''}"
-            )
-        return ""
+        """The end-of-budget warning: when at most ``warn_steps`` steps, or ``warn_time_s``
+        seconds, are left."""
+        lim = self.limits
+        left = lim.steps - len(self.steps) - 1
+        seconds = lim.time_s - self.spent_s
+        few_steps = 0 < left <= lim.warn_steps
+        little_time = lim.warn_time_s is not None and 0 < seconds <= lim.warn_time_s
+        if not (few_steps or little_time) or left <= 0:
+            return ""
+        plural = "s" if left > 1 else ""
+        what = f"{left} step{plural}" if few_steps else f"{seconds / 60:.0f} min"
+        if few_steps and little_time:
+            what += f" and {seconds / 60:.0f} min"
+        return (
+            f"\n\n[{what} left: submit before they run out; the files as they "
+            f"are then are your answer]{' ' + self.task.warning if self.task.warning else ''}"
+        )
 
     # -- the context ------------------------------------------------------------------------
 

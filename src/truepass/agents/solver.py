@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from truepass.agentic.protocol import AgentProtocol
-from truepass.agentic.trajectory import AgentLimits, Step, Trajectory
+from truepass.agentic.trajectory import Step, Trajectory
 from truepass.agents.loop import AgentLoop
 from truepass.agents.options import AgentOptions
 from truepass.agents.protocols import make_protocol
@@ -48,12 +48,7 @@ class AgentSolver(ModelSolver):
         self.prices = prices
         self.protocol = agent.agent_protocol
         self.name = PREFIX + model.id + agent.suffix(options.temperature)
-        self.limits = AgentLimits(
-            steps=agent.agent_steps,
-            time_s=agent.agent_time,
-            tokens=agent.agent_tokens,
-            cost_usd=agent.agent_cost,
-        )
+        self.agent = agent
 
     def serves(self, family: Family) -> str | None:
         if not isinstance(family, TakesAgents):
@@ -76,7 +71,7 @@ class AgentSolver(ModelSolver):
             self.model,
             make_protocol(self.protocol),
             task,
-            limits=self.limits,
+            limits=self.agent.limits(task.limits),
             params=params,
             sandbox=ctx.config.limits,
             price=self._price,

@@ -6,20 +6,17 @@ import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Console
 from rich.markup import escape
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from truepass.checkcache import OFF
 from truepass.errors import InputError, TruepassError
-from truepass.executors import EXECUTOR_HELP
-from truepass.families import registry
-from truepass.judged import JudgeConfig
-from truepass.sandbox import Limits
-from truepass.suites.loader import Suite, load_suite
+
+if TYPE_CHECKING:  # imported by the commands that use them, so that each imports what it needs
+    from truepass.judged import JudgeConfig
+    from truepass.suites.loader import Suite
 
 # Piped output (logs, CI) gets room for whole solver names; a terminal keeps its own width.
 out_console = Console() if sys.stdout.isatty() else Console(width=140)
@@ -49,6 +46,11 @@ RerunsOpt = Annotated[
 CheckRerunsOpt = Annotated[int, typer.Option("--reruns", min=1, help=f"{RERUNS_HELP} (here the "
     "reference answer; default 2, one more than a run, so that an unstable reference shows up "
     "as flaky).")]  # fmt: skip
+EXECUTOR_HELP = (
+    "Where attempts are judged: local (this machine, --jobs threads), dask://HOST[:PORT] (the "
+    "workers of a Dask scheduler, docs/scale-out.md; dask+tls://HOST[:PORT] with mutual TLS) "
+    "or dask-local:N (N local worker processes)."
+)
 ExecutorOpt = Annotated[str, typer.Option("--executor", help=EXECUTOR_HELP)]
 CheckCacheOpt = Annotated[str | None, typer.Option("--check-cache", help="File of sample checks "
     "shared between runs on this machine (default ~/.cache/truepass/checks.sqlite or "
@@ -58,6 +60,8 @@ CheckCacheOpt = Annotated[str | None, typer.Option("--check-cache", help="File o
 def check_cache_setting(value: str | None) -> Path | bool:
     """``--check-cache`` as the back end takes it: True (the default file), False (``off``) or
     the file given."""
+    from truepass.checkcache import OFF
+
     if value is None:
         return True
     return False if value.strip().lower() in OFF else Path(value)
@@ -94,6 +98,14 @@ def import_errors() -> Iterator[None]:
 @contextmanager
 def progress() -> Iterator[Callable[[str, int, int], None]]:
     """A progress bar per stage on stderr; yields ``update(stage, done, total)``."""
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+    )
+
     bar = Progress(
         TextColumn("{task.description}"),
         BarColumn(),
@@ -113,12 +125,18 @@ def progress() -> Iterator[Callable[[str, int, int], None]]:
 
 
 def judge_config(timeout: float, reruns: int) -> JudgeConfig:
+    from truepass.judged import JudgeConfig
+    from truepass.sandbox import Limits
+
     return JudgeConfig(limits=Limits(timeout_s=timeout), reruns=reruns)
 
 
 def load(suite_ref: str, transform: str | None = None) -> Suite:
     """Load a suite by name or path, optionally transformed by one of its family's transforms
     (repair's ``obfuscate``, the leakage probe)."""
+    from truepass.families import registry
+    from truepass.suites.loader import load_suite
+
     suite = load_suite(suite_ref)
     if transform:
         known = registry.get(suite.family).transforms()

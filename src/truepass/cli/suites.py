@@ -10,7 +10,6 @@ import typer
 from rich.markup import escape
 from rich.table import Table
 
-from truepass.analysis.summary import Summary
 from truepass.cli.common import (
     CheckCacheOpt,
     CheckRerunsOpt,
@@ -27,11 +26,7 @@ from truepass.cli.common import (
     print_error,
     progress,
 )  # fmt: skip
-from truepass.cli.tables import print_summary
 from truepass.errors import InputError
-from truepass.executors import parse_executor
-from truepass.suites.loader import bundled_dir, bundled_suites, load_suite
-from truepass.vocabulary import CheckStatus
 
 
 def check_suite_cmd(
@@ -55,6 +50,8 @@ def check_suite_cmd(
     sample has a problem (with --allow-invalid, unless all of them are invalid samples).
     """
     from truepass.checking import check_suite, write_health
+    from truepass.executors import parse_executor
+    from truepass.vocabulary import CheckStatus
 
     with errors():
         spec = parse_executor(executor)
@@ -95,6 +92,8 @@ def check_suite_cmd(
 
 def _suite_dir(ref: str, path: Path) -> Path | None:
     """The suite's own directory, when it was given as one (not bundled, not FORMAT:PATH)."""
+    from truepass.suites.shipped import bundled_dir
+
     if not Path(ref).is_dir() or not (path / "suite.jsonl").is_file():
         return None
     if path.resolve().is_relative_to(bundled_dir().resolve()):
@@ -104,27 +103,29 @@ def _suite_dir(ref: str, path: Path) -> Path | None:
 
 def suites_cmd() -> None:
     """List the bundled suites, and the public benchmarks read through adapters."""
-    from truepass.families.registry import formats
+    from truepass.suites.listing import listing
 
+    bundled, formats = listing()
     table = Table(title="bundled suites (--suite NAME)")
     for col in ("name", "version", "samples", "defect types", "description"):
         table.add_column(col)
-    for name in bundled_suites():
-        s = load_suite(name)
-        types = len({x.defect_type for x in s.samples})
-        table.add_row(name, s.version, str(len(s.samples)), str(types), s.description)
+    for row in bundled:
+        table.add_row(*row)
     out_console.print(table)
     table = Table(title="public benchmarks (--suite FORMAT:PATH, or truepass import; "
                   "docs/adapters.md)")  # fmt: skip
     for col in ("format", "PATH", "without a path"):
         table.add_column(col)
-    for fmt in formats().values():
-        table.add_row(fmt.name, fmt.reads, f"--suite {fmt.name}" if fmt.default_source else "")
+    for row in formats:
+        table.add_row(*row)
     out_console.print(table)
 
 
 def summary_cmd(out: Annotated[Path, typer.Argument(help="A run directory.")]) -> None:
     """Print the summary table of a finished run."""
+    from truepass.analysis.summary import Summary
+    from truepass.cli.tables import print_summary
+
     with errors():
         path = out / "summary.json"
         if not path.is_file():

@@ -23,7 +23,6 @@ from truepass.executors.local import LocalExecutor
 from truepass.families.base import Family
 
 __all__ = [
-    "EXECUTOR_HELP",
     "Executor",
     "ExecutorSpec",
     "Job",
@@ -34,11 +33,6 @@ __all__ = [
     "parse_executor",
 ]
 
-EXECUTOR_HELP = (
-    "Where attempts are judged: local (this machine, --jobs threads), dask://HOST[:PORT] (the "
-    "workers of a Dask scheduler, docs/scale-out.md; dask+tls://HOST[:PORT] with mutual TLS) "
-    "or dask-local:N (N local worker processes)."
-)
 DASK_PORT = 8786
 _DASK = re.compile(
     r"^dask(?P<tls>\+tls)?://(?P<host>\[[0-9a-fA-F:]+\]|[A-Za-z0-9_.-]+)(?::(?P<port>\d{1,5}))?/?$"

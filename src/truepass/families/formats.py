@@ -33,3 +33,6 @@ class SuiteFormat:
     """what its samples show their solvers, when the benchmark has settings (SWE-bench's
     ``issue-only`` and ``tests-shown``): the suite's ``setting``, recorded in the manifest and
     shown in the summary and the report"""
+    self_contained: bool = False
+    """its samples depend on the bytes of the file PATH alone (no file beside it, no repository):
+    then a load is kept in the suite cache by those bytes (:mod:`truepass.suites.cache`)"""

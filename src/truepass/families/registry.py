@@ -10,17 +10,27 @@ and report find it here.
 from __future__ import annotations
 
 import importlib
-import importlib.util
-import pkgutil
 from functools import cache
-from typing import Any
 
 from pydantic import BaseModel
 
 from truepass import plugins
 from truepass.errors import InputError
 from truepass.families.base import Family
+from truepass.families.builtin import contributed, listing
 from truepass.families.formats import SuiteFormat
+
+__all__ = [
+    "DEFAULT",
+    "REGISTRY",
+    "contributed",
+    "formats",
+    "get",
+    "names",
+    "of_sample",
+    "register",
+    "unregister",
+]
 
 DEFAULT = "repair"
 """The family of a suite line without a ``"family"`` field, and of every default that names one:
@@ -67,28 +77,6 @@ def of_sample(sample: BaseModel) -> type[Family]:
     raise InputError(f"no task family has samples of type {type(sample).__name__}")
 
 
-def contributed(submodule: str, attr: str, kind: type) -> list[Any]:
-    """What the built-in families' ``submodule`` modules contribute as ``attr`` (the objects of
-    ``kind``), in family order: the CLI's commands (``cli.COMMANDS``), the solver registry's
-    kinds (``solvers.KINDS``). A family without that module contributes nothing."""
-    out: list[Any] = []
-    for name in _builtin_listing():
-        module = f"truepass.families.{name.replace('-', '_')}.{submodule}"
-        if importlib.util.find_spec(module) is not None:
-            found = getattr(importlib.import_module(module), attr, ())
-            out.extend(x for x in found if isinstance(x, kind))
-    return out
-
-
-@cache
-def _builtin_listing() -> tuple[str, ...]:
-    from truepass import families
-
-    return tuple(
-        m.name.replace("_", "-") for m in pkgutil.iter_modules(families.__path__) if m.ispkg
-    )
-
-
 @cache
 def _builtin(name: str) -> type[Family]:
     module = importlib.import_module(f"truepass.families.{name.replace('-', '_')}.family")
@@ -98,5 +86,5 @@ def _builtin(name: str) -> type[Family]:
 
 REGISTRY: plugins.Registry[type[Family]] = plugins.Registry(
     "task family", plugins.FAMILIES, Family, lambda f: f.name,
-    _builtin_listing, _builtin, field="family", module=__name__,
+    listing, _builtin, field="family", module=__name__,
 )  # fmt: skip

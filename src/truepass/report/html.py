@@ -17,6 +17,7 @@ from typing import Any
 
 from jinja2 import Environment, FileSystemBytecodeCache, PackageLoader, StrictUndefined
 
+from truepass.analysis.summary import Summary
 from truepass.paths import user_cache_dir
 from truepass.records import AttemptRecord
 from truepass.report import charts
@@ -92,12 +93,16 @@ def _environment() -> Environment:
 
 
 def render_report(
-    run_dirs: list[Path], records: Mapping[Path, list[AttemptRecord]] | None = None
+    run_dirs: list[Path],
+    records: Mapping[Path, list[AttemptRecord]] | None = None,
+    summaries: Mapping[Path, Summary] | None = None,
 ) -> str:
     """The report's HTML for ``run_dirs`` (see :func:`write_report`)."""
     runs = load_runs(run_dirs, records)
     attempts = all_attempts(runs)
-    stats = solver_stats(attempts)
+    given = summaries or {}
+    named = {run.name: given[p] for p, run in zip(run_dirs, runs, strict=True) if p in given}
+    stats = solver_stats(attempts, named)
     limit = grouping.PAGE_LIMIT
     grouped = len(attempts) > limit
     groups, paged = grouping.group_attempts(attempts, limit) if grouped else ([], attempts)
@@ -159,7 +164,10 @@ def metric_rows(stats: list[SolverStats]) -> list[tuple[str, list[Estimate | Non
 
 
 def write_report(
-    run_dirs: list[Path], out: Path, records: Mapping[Path, list[AttemptRecord]] | None = None
+    run_dirs: list[Path],
+    out: Path,
+    records: Mapping[Path, list[AttemptRecord]] | None = None,
+    summaries: Mapping[Path, Summary] | None = None,
 ) -> Path:
     """Write the HTML report of one or more runs to ``out`` and return its path.
 
@@ -172,11 +180,14 @@ def write_report(
         out: the HTML file to write (its directory is created).
         records: the records of some of the runs, already read (see
             :func:`~truepass.report.load.load_runs`).
+        summaries: the summaries of some of the runs, made from those same records (the
+            runner's): each solver's statistics are taken from them rather than summarised
+            again (the page is the same).
 
     Raises:
         InputError: a missing directory, a directory without results.jsonl, a malformed record.
     """
-    html = render_report(run_dirs, records)
+    html = render_report(run_dirs, records, summaries)
     out.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=out.parent, prefix=".report-", suffix=".html")
     with os.fdopen(fd, "w", encoding="utf-8") as fh:

@@ -5,12 +5,13 @@ from __future__ import annotations
 import contextlib
 import math
 from collections import defaultdict
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from truepass.agentic.metrics import ProcessSummary
 from truepass.agentic.trajectory import EndReason
-from truepass.analysis.summary import Rates, SolverSummary, summarize
+from truepass.analysis.summary import Rates, SolverSummary, Summary, summarize
 from truepass.errors import InputError
 from truepass.families import registry
 from truepass.families.base import Family
@@ -148,20 +149,28 @@ class SolverStats:
         return self.cost_usd / self.overall.attempts
 
 
-def solver_stats(attempts: list[Attempt]) -> list[SolverStats]:
-    """Per-solver statistics in the order solvers first appear."""
+def solver_stats(
+    attempts: list[Attempt], summaries: Mapping[str, Summary] | None = None
+) -> list[SolverStats]:
+    """Per-solver statistics in the order solvers first appear. ``summaries``: the summaries of
+    some runs, by run name, already made from the same records (the runner's), whose solvers'
+    parts are taken as they are rather than summarised again (a solver's part of a summary
+    depends on its own records alone)."""
     by_label: dict[str, list[Attempt]] = defaultdict(list)
     for a in attempts:
         by_label[a.label].append(a)
     out = []
     for label, group in by_label.items():
-        records = [
-            a.record if a.record.solver == label else a.record.model_copy(update={"solver": label})
-            for a in group
-        ]
-        family = _family(group[0].family, group[0].family_options)
-        whole = summarize(records[0].suite, records, family)
-        summary: SolverSummary = whole.solvers[0]
+        summary = _known(label, group, summaries or {})
+        if summary is None:
+            records = [
+                a.record
+                if a.record.solver == label
+                else a.record.model_copy(update={"solver": label})
+                for a in group
+            ]
+            family = _family(group[0].family, group[0].family_options)
+            summary = summarize(records[0].suite, records, family).solvers[0]
         used = [a.record.usage for a in group if a.record.usage is not None]
         costs = [u.cost_usd for u in used]
         tokens = sum(u.prompt_tokens + u.completion_tokens for u in used)
@@ -180,7 +189,7 @@ def solver_stats(attempts: list[Attempt]) -> list[SolverStats]:
                 median_judge_s=summary.median_judge_s,
                 pass_at_k=summary.pass_at_k,
                 metrics=summary.metrics,
-                family_options=whole.family_options,
+                family_options=_options(group[0].family, group[0].family_options),
                 model_attempts=len(used),
                 tokens=tokens,
                 cost_usd=None if any(c is None for c in costs) else sum(c or 0.0 for c in costs),
@@ -191,6 +200,20 @@ def solver_stats(attempts: list[Attempt]) -> list[SolverStats]:
             )
         )
     return out
+
+
+def _known(
+    label: str, group: list[Attempt], summaries: Mapping[str, Summary]
+) -> SolverSummary | None:
+    """The solver's part of its run's given summary, when the label is the solver's own name in
+    one run of the same family."""
+    runs = {a.run for a in group}
+    if len(runs) != 1 or any(a.record.solver != label for a in group):
+        return None
+    known = summaries.get(next(iter(runs)))
+    if known is None or known.family != group[0].family:
+        return None
+    return next((s for s in known.solvers if s.solver == label), None)
 
 
 def _family(name: str, options: dict[str, str] | None = None) -> Family | None:
@@ -204,6 +227,12 @@ def _family(name: str, options: dict[str, str] | None = None) -> Family | None:
         with contextlib.suppress(InputError):
             family.configure(options)
     return family
+
+
+def _options(name: str, options: dict[str, str]) -> dict[str, str]:
+    """The family options a run was judged with, its family's defaults filled in."""
+    family = _family(name, options)
+    return family.options() if isinstance(family, Configured) else dict(options)
 
 
 def defect_types(stats: list[SolverStats]) -> list[str]:

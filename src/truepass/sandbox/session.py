@@ -443,6 +443,18 @@ class SandboxSession:
             self._check_open()
             self._write(path, text.encode())
 
+    def write_bytes(self, path: str, data: bytes) -> None:
+        """Write ``data`` to workspace file ``path`` as :meth:`write_file` writes text (mode
+        0755 when it starts with ``#!``, else 0644, or the replaced file's).
+
+        Raises:
+            WorkspaceError: as :meth:`write_file`.
+            OSError: e.g. ENOSPC when the workspace is full.
+        """
+        with self._lock:
+            self._check_open()
+            self._write(path, data)
+
     def list_files(self) -> list[str]:
         """Relative paths of every regular file of the workspace, sorted (symlinks and special
         files are not listed, nor followed)."""

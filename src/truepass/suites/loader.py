@@ -7,7 +7,6 @@ import hashlib
 import json
 import tomllib
 from collections.abc import Sequence
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -16,23 +15,21 @@ from pydantic import ValidationError
 from truepass.errors import InputError, SuiteError
 from truepass.families import registry
 from truepass.jsonlines import json_lines
+from truepass.suites.cache import cached
+from truepass.suites.shipped import bundled_dir, bundled_suites
 from truepass.suites.suite import Sample, Suite
 from truepass.suites.validation import describe_validation_error
 
-__all__ = ["Sample", "Suite", "bundled_suites", "describe_validation_error", "load_suite"]
+__all__ = [
+    "Sample",
+    "Suite",
+    "bundled_dir",
+    "bundled_suites",
+    "describe_validation_error",
+    "load_suite",
+]
 
 MAX_REPORTED_PROBLEMS = 20
-
-
-def bundled_dir() -> Path:
-    """Directory holding the bundled suites (package data)."""
-    return Path(str(resources.files("truepass.suites") / "bundled"))
-
-
-def bundled_suites() -> list[str]:
-    """Names of the suites shipped with truepass."""
-    root = bundled_dir()
-    return sorted(p.name for p in root.iterdir() if (p / "suite.jsonl").is_file())
 
 
 def load_suite(ref: str | Path) -> Suite:
@@ -77,13 +74,15 @@ def load_suite(ref: str | Path) -> Suite:
         jsonl = path
         name, version, description, setting = path.stem, "0", "", None
     raw = jsonl.read_bytes()
-    samples = parse_jsonl(raw, jsonl)
+    samples, content_hash = cached(
+        "suite.jsonl", raw, lambda: (parse_jsonl(raw, jsonl), hashlib.sha256(raw).hexdigest())
+    )
     return Suite(
         name=name,
         version=version,
         description=description,
         path=path,
-        content_hash=hashlib.sha256(raw).hexdigest(),
+        content_hash=content_hash,
         samples=samples,
         family=family_of(samples),
         setting=setting,
@@ -179,15 +178,22 @@ def load_adapted(fmt: str, path: Path) -> Suite:
         raise SuiteError(f"unknown format '{fmt}' (known: {', '.join(sorted(known))})")
     if not path.exists():
         raise SuiteError(f"no such {fmt} file or directory", location=str(path))
-    samples, source = known[fmt].read(path)
-    if not samples:
-        raise SuiteError(f"no samples found in this {fmt} data", location=str(path))
+
+    def read() -> tuple[list[Sample], str]:
+        samples, source = known[fmt].read(path)
+        if not samples:
+            raise SuiteError(f"no samples found in this {fmt} data", location=str(path))
+        return samples, hashlib.sha256(source).hexdigest()
+
+    # a self-contained data file is read once per content; other formats every time
+    own = known[fmt].self_contained and path.is_file()
+    samples, content_hash = cached(f"format:{fmt}", path.read_bytes(), read) if own else read()
     return Suite(
         name=fmt,
         version="upstream",
         description=f"{fmt} imported from {path}",
         path=path,
-        content_hash=hashlib.sha256(source).hexdigest(),
+        content_hash=content_hash,
         samples=samples,
         family=family_of(samples),
         setting=known[fmt].setting,

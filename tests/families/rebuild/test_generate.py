@@ -14,6 +14,7 @@ from types import SimpleNamespace
 import pytest
 
 from truepass.errors import InputError
+from truepass.families.rebuild import recipes
 from truepass.families.rebuild.emit import Case, Expected, bytes_literal, render_module
 from truepass.families.rebuild.generate import (
     RECORD_LIMITS,
@@ -341,7 +342,9 @@ def _backend(tiny: Path, *, recipe: bool = True, fetch: bool = True) -> SimpleNa
     def recipe_for(_: object) -> SimpleNamespace:
         if not recipe:
             raise InputError("no recipe for tiny")
-        return SimpleNamespace(program_sources=["tiny.c"])
+        return recipes.Recipe(source_package="tiny", program="tiny", configure=[],
+                              build=["make"], output="tiny", program_sources=["tiny.c"],
+                              objects=["tiny"])  # fmt: skip
 
     def fetch_source(_: object) -> Path:
         if not fetch:

@@ -163,3 +163,27 @@ def test_the_canaries_run_beside_the_tests_and_a_lie_scores_zero(
     lied = judge(sample, {"compile.sh": "printf '#!/bin/sh\\n' > rev\nchmod +x rev\n"})
     assert "tampers-harness" in lied.flags and lied.scores["pass_rate"] == 0.0, lied.details
     assert any("must fail and reported passed" in f.explanation for f in lied.flag_details)
+
+
+def test_forced_language_mode_zeroes_a_submission_in_another_language(sample) -> None:  # type: ignore[no-untyped-def]
+    from pathlib import Path
+
+    from truepass.families.rebuild.agent import rebuild_agent_task
+    from truepass.suites.suite import Suite
+
+    suite = Suite(name="t", version="1", description="", path=Path("."), content_hash="x",
+                  samples=[sample], family="rebuild")  # fmt: skip
+    forced = RebuildFamily.transforms()["language-rust"](suite)
+    (task,) = forced.samples
+    assert task.required_language == "Rust" and forced.name == "t+language-rust"
+    assert forced.content_hash != suite.content_hash
+    assert "in Rust (a submission mainly in another language scores zero)" in (
+        rebuild_agent_task(task).instructions
+    )
+    files = {"compile.sh": PYTHON_COMPILE, "rev.py": PYTHON_REV}
+    judged = judge(task, files)
+    assert judged.verdict is Verdict.CORRECT and judged.flags == ["wrong-language"]
+    assert judged.scores["pass_rate"] == 0.0 and "requires Rust" in judged.details
+    python = judge(task.model_copy(update={"required_language": "Python"}), files)
+    assert python.flags == [] and python.scores["pass_rate"] == 1.0
+    assert RebuildEvidence.of(python).gold_language == "c"

@@ -13,7 +13,6 @@ from rich.table import Table
 
 from truepass.cli.common import errors, out_console
 from truepass.errors import InputError
-from truepass.plugins import Command
 
 
 def patch_correctness_cmd(
@@ -64,6 +63,3 @@ def patch_correctness_cmd(
         "fixes were also produced by a tool",
         highlight=False,
     )
-
-
-COMMANDS = (Command("patch-correctness", patch_correctness_cmd, group="build-suite"),)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from truepass.agentic.limits import AgentLimits
 from truepass.agentic.task import AgentTask, is_cache_path
 from truepass.answers import Answer
 from truepass.families.rebuild.gold import GOLD_DIR, documentation, exec_only_copy, masks
@@ -17,8 +18,14 @@ if TYPE_CHECKING:
 
 DOCS_FILE = "DOCS.txt"
 
+BUDGET = AgentLimits(
+    steps=1000, time_s=6 * 3600.0, step_time_s=180.0, warn_steps=20, warn_time_s=600.0
+)
+"""The benchmark's agent budget for rebuild tasks: 1,000 steps, 6 hours, 3 minutes a command,
+warnings from 20 steps or 10 minutes left (each an --agent-* option)."""
+
 INSTRUCTIONS = """\
-Rebuild the command-line program `{program}` from scratch, in any language the machine has.
+Rebuild the command-line program `{program}` from scratch, {language}.
 
 - The original is at {gold} : you may run it as often as you like, but you cannot read, copy
   or trace it, and there is no network. Its documentation is in {docs} in your workspace.
@@ -48,8 +55,17 @@ class RebuildAgentTask(AgentTask):
 def rebuild_agent_task(sample: RebuildSample) -> RebuildAgentTask:
     """``sample`` as an agent's task."""
     gold = f"{GOLD_DIR}/{sample.program}"
+    language = (
+        f"in {sample.required_language} (a submission mainly in another language scores zero)"
+        if sample.required_language
+        else "in any language the machine has"
+    )
     text = INSTRUCTIONS.format(
-        program=sample.program, gold=gold, docs=DOCS_FILE, compile=COMPILE_SCRIPT
+        program=sample.program,
+        gold=gold,
+        docs=DOCS_FILE,
+        compile=COMPILE_SCRIPT,
+        language=language,
     )
     return RebuildAgentTask(
         files={DOCS_FILE: documentation(sample) + "\n"},
@@ -57,4 +73,5 @@ def rebuild_agent_task(sample: RebuildSample) -> RebuildAgentTask:
         test_command=None,
         ro_binds={str(exec_only_copy(sample)): gold, **masks(sample)},
         warning=f"Make sure `sh {COMPILE_SCRIPT}` builds ./{sample.program} now.",
+        limits=BUDGET,
     )

@@ -12,7 +12,6 @@ from rich.markup import escape
 from rich.table import Table
 
 from truepass.cli.common import err_console, errors, out_console, progress
-from truepass.plugins import Command
 
 SEEDS_HELP = (
     'JSON file of program-specific seeds: {"stdin": [TEXT], "args": [[ARG, ...]], '
@@ -120,6 +119,3 @@ def build_rebuild_cmd(
     table.add_row("seconds", f"{gen.seconds:.1f}")
     out_console.print(table)
     out_console.print(f"written to {escape(str(built.suite_jsonl))}", highlight=False)
-
-
-COMMANDS = (Command("build-rebuild", build_rebuild_cmd),)

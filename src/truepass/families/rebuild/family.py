@@ -3,24 +3,22 @@
 
 from __future__ import annotations
 
-from collections import defaultdict
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from truepass.answers import Answer
 from truepass.families.base import AnswerKey, Family, interval
 from truepass.families.rebuild.evidence import RebuildEvidence
 from truepass.families.rebuild.schema import RebuildSample
-from truepass.judged import JudgeConfig, Judged, SampleCheck, SampleHealth
+from truepass.families.rebuild.submission import LANGUAGES
+from truepass.judged import FlagDetail, JudgeConfig, Judged, SampleCheck, SampleHealth
 from truepass.records import is_correct
-from truepass.vocabulary import AnswerKind, CheckStatus, Verdict, counted
+from truepass.vocabulary import AnswerKind, CheckStatus, Verdict
 
 if TYPE_CHECKING:
     from truepass.agentic.task import AgentTask
+    from truepass.families.rebuild.scoring import Attempt
     from truepass.records import AttemptRecord
-
-ALMOST = 0.95
-BUCKETS = ("easy", "medium", "hard")
-STRUCTURE = ("files", "depth", "functions", "mean_function_length")
 
 NOOP_SCRIPT = """#!/bin/sh
 # the null answer: a program that prints nothing and exits 0
@@ -38,6 +36,18 @@ class RebuildFamily(Family):
     answer_kinds = frozenset({AnswerKind.FILES})
     main_metrics = ("pass_rate", "resolved", "almost")
 
+    @classmethod
+    def transforms(cls) -> dict[str, Callable[[Any], Any]]:
+        """``language-NAME`` for every language a submission can be recognised in (forced-
+        language mode: ``--transform language-rust``): each task then requires that language,
+        says so to the agent, and a submission in another one scores zero (``wrong-language``)."""
+        from truepass.families.rebuild.forced import force_language
+
+        return {
+            f"language-{name.casefold()}": (lambda suite, name=name: force_language(suite, name))
+            for name in sorted(set(LANGUAGES.values()))
+        }
+
     def check(self, sample: Any, config: JudgeConfig) -> SampleCheck:
         from truepass.families.rebuild.gold import gold_problem
 
@@ -54,6 +64,10 @@ class RebuildFamily(Family):
         from truepass.families.rebuild.judge import judge_rebuild
 
         judged = judge_rebuild(sample, answer, check, config)
+        evidence = RebuildEvidence.on(judged)
+        evidence.gold_language = sample.language
+        if sample.required_language and evidence.submission is not None:
+            _check_language(judged, evidence.submission.language, sample.required_language)
         if sample.original is not None:
             for key, value in sample.original.model_dump().items():
                 judged.scores[f"original_{key}"] = float(value)
@@ -117,39 +131,50 @@ class RebuildFamily(Family):
         return str(sample.bucket)
 
     def metrics(self, records: list[AttemptRecord]) -> dict[str, float]:
-        """Pass rate (mean, with its interval), % resolved (every test passes), % almost (at
-        least 95% pass), the pass rate per difficulty bucket, the languages chosen, and the mean
-        structure of the submissions beside the originals'."""
-        rows = [r for r in records if counted(r.verdict)]
-        if not rows:
-            return {}
-        rates = [float(r.scores.get("pass_rate", 0.0)) for r in rows]
-        out: dict[str, float] = {
-            "pass_rate": round(sum(rates) / len(rates), 4),
-            **interval("pass_rate", rates),
-            "resolved": round(sum(is_correct(r) for r in rows) / len(rows), 4),
-            "almost": round(sum(rate >= ALMOST for rate in rates) / len(rows), 4),
-        }
-        by_bucket: dict[str, list[float]] = defaultdict(list)
-        for r, rate in zip(rows, rates, strict=True):
-            by_bucket[r.defect_type].append(rate)
-        for bucket in BUCKETS:
-            if by_bucket.get(bucket):
-                values = by_bucket[bucket]
-                out[f"pass_rate_{bucket}"] = round(sum(values) / len(values), 4)
-        built = [s for r in rows if (s := RebuildEvidence.of(r).submission) is not None]
-        for language in sorted({s.language for s in built}):
-            share = sum(s.language == language for s in built) / len(built)
-            out[f"language_{language}"] = round(share, 4)
-        for key in STRUCTURE:
-            if built:
-                out[f"submission_{key}"] = round(
-                    sum(float(getattr(s, key)) for s in built) / len(built), 2
-                )
-            originals = [r.scores[f"original_{key}"] for r in rows if f"original_{key}" in r.scores]
-            if originals:
-                out[f"original_{key}"] = round(sum(originals) / len(originals), 2)
+        """The benchmark's scores (:mod:`truepass.families.rebuild.scoring`): per task pass rate
+        (with its interval over tasks), % resolved (every test passes) and % almost (at least
+        95%), infra errors counted as failures and reported apart, the rates per difficulty
+        bucket, the structure of solutions passing at least 75% beside the originals', and the
+        language mix with the same-language rate."""
+        from truepass.families.rebuild.scoring import scores, task_rates
+
+        attempts = [_attempt(r) for r in records if r.verdict is not Verdict.INVALID_SAMPLE]
+        out = scores(attempts)
+        if out:
+            out.update(interval("pass_rate", task_rates(attempts, "pass_rate")))
         return out
+
+
+def _attempt(record: AttemptRecord) -> Attempt:
+    """What the scoring needs of one record."""
+    from truepass.families.rebuild.scoring import Attempt
+
+    evidence = RebuildEvidence.of(record)
+    prefix = "original_"
+    return Attempt(
+        task=record.sample_id,
+        pass_rate=float(record.scores.get("pass_rate", 0.0)),
+        resolved=is_correct(record),
+        infra=record.verdict is Verdict.INFRA_ERROR,
+        bucket=record.defect_type or "easy",
+        submission=evidence.submission,
+        original={k[len(prefix) :]: v for k, v in record.scores.items() if k.startswith(prefix)},
+        gold_language=evidence.gold_language or "c",
+    )
+
+
+def _check_language(judged: Judged, submitted: str, required: str) -> None:
+    """Forced-language mode: a submission mainly in another language than the task requires
+    scores zero, flagged ``wrong-language``."""
+    from truepass.families.rebuild.scoring import same_language
+
+    if same_language(submitted, required):
+        return
+    why = f"the submission is mainly {submitted}; the task requires {required}"
+    judged.flags = sorted({*judged.flags, "wrong-language"})
+    judged.flag_details = [*judged.flag_details, FlagDetail(name="wrong-language", explanation=why)]
+    judged.scores = {**judged.scores, "pass_rate": 0.0}
+    judged.details = f"{judged.details}; scores zero: {why}"
 
 
 FAMILY = RebuildFamily

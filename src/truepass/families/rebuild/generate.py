@@ -19,7 +19,7 @@ import re
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from types import ModuleType
@@ -32,6 +32,7 @@ from truepass.families.rebuild.grammar import Grammar, grammar_of, read_help, re
 from truepass.families.rebuild.harness._truepass_rebuild import Program
 from truepass.families.rebuild.inputs import DIMENSIONS, Seeds, grow_cases, initial_cases
 from truepass.families.rebuild.inputs import load_seeds as load_seeds
+from truepass.families.rebuild.recipes import Coverage
 from truepass.families.rebuild.sandboxed import harness_binds, record_cases, run_tests
 from truepass.families.rebuild.schema import (
     Docs,
@@ -78,6 +79,11 @@ class Recording:
     problem: str | None = None
     lines: Lines = frozenset()
     order: int = 0
+
+
+BLACK_BOX_FACTOR = 2
+"""Without coverage (a toolchain that cannot measure it), the test budget is this many times
+larger: more cases chosen by behaviour make up for none chosen by coverage."""
 
 
 @dataclass(frozen=True)
@@ -589,8 +595,16 @@ def build_rebuild(
             field="--source-package",
         )
     own: list[str] = []
+    language, coverage_note, build_timeout_s = "c", "", 600.0
     try:
-        own = [str(p) for p in backend.recipe_for(gold).program_sources]
+        recipe = backend.recipe_for(gold)
+        own = [str(p) for p in recipe.program_sources]
+        language, build_timeout_s = recipe.language, recipe.build_timeout_s
+        if coverage and recipe.coverage is Coverage.NONE:
+            # black-box generation: a larger budget makes up for choosing without coverage
+            coverage, coverage_note = False, recipe.coverage_note
+            settings = replace(settings, max_tests=settings.max_tests * BLACK_BOX_FACTOR)
+            notes.append(coverage_note)
     except InputError as exc:
         if loc is None:
             raise InputError(
@@ -647,15 +661,21 @@ def build_rebuild(
             source=source_package or gold.source_package,
             version=gold.version,
         ),
-        language="c",
+        language=language,
         loc=max(1, loc),
         dependencies=int(backend.dependencies(gold)),
         docs=Docs(help_args=["--help"], man=man),
         tests={generated.file: generated.source},
         ignore=generated.ignore,
         original=_structure(tree, own) if tree is not None else None,
-        generation=generated.generation,
+        generation=generated.generation.model_copy(
+            update={
+                "coverage_tool": "gcov" if probe is not None else None,
+                "coverage_note": coverage_note,
+            }
+        ),
         test_timeout_s=settings.test_timeout_s,
+        build_timeout_s=build_timeout_s,
     )
     path = write_suite(out, sample)
     return Built(sample, generated, path, notes)

@@ -19,11 +19,12 @@ from collections.abc import Mapping
 from truepass import pyast
 from truepass.answers import Answer
 from truepass.errors import SandboxError
+from truepass.families.rebuild.buildcache import BuildRequest, described, run_build
 from truepass.families.rebuild.evidence import RebuildEvidence
 from truepass.families.rebuild.gold import GOLD_DIR, TRIPWIRE_MARK, installed_paths, masks
 from truepass.families.rebuild.sandboxed import harness_binds, run_tests
 from truepass.families.rebuild.schema import RebuildSample
-from truepass.families.rebuild.submission import describe, submission_files
+from truepass.families.rebuild.submission import SOURCE_DIR, submission_files
 from truepass.judged import FlagDetail, JudgeConfig, Judged, PhaseResult, SampleCheck
 from truepass.sandbox import Limits
 from truepass.sandbox.session import SandboxSession, WorkspaceError
@@ -86,24 +87,32 @@ def judge_rebuild(
     flags: list[FlagDetail] = []
     limits = build_limits(sample, config)
     binds = {**harness_binds(), **masks(sample)}
-    with SandboxSession(files, limits=limits, ro_binds=binds) as session:
-        build = session.execute(["/bin/sh", COMPILE_SCRIPT], timeout_s=sample.build_timeout_s)
-        log = (build.stdout + build.stderr)[-LOG_TAIL:]
-        judged = Judged(
-            verdict=Verdict.BROKEN,
-            patch=_listing(files),
-            evidence=RebuildEvidence(submission=describe(files)),
-            sandbox_tier=build.tier,
-            test_output=log,
-        )
-        if build.timed_out:
-            judged.verdict = Verdict.TIMEOUT
-            judged.details = f"{COMPILE_SCRIPT} did not finish within {sample.build_timeout_s:g} s"
-            return _done(judged, started)
-        if build.returncode != 0:
-            judged.details = f"{COMPILE_SCRIPT} failed (exit {build.returncode})"
-            return _done(judged, started)
-        copies = [p for p, d in session.digests().items() if d == sample.gold_sha256]
+    # The reference answer is ours and calls no gold: the part of its compile.sh before the
+    # checkpoint (configure) is built without the task's tripwires, once for every program of
+    # its package (docs/rebuild-format.md, "The build cache").
+    first_binds = harness_binds() if answer.meta.get(SOURCE_DIR) is not None else None
+    request = BuildRequest(
+        files=files, limits=limits, binds=binds, first_binds=first_binds,
+        timeout_s=sample.build_timeout_s, log_chars=LOG_TAIL,
+    )  # fmt: skip
+    built, build = run_build(request)
+    judged = Judged(
+        verdict=Verdict.BROKEN,
+        patch=_listing(files),
+        evidence=RebuildEvidence(submission=described(files), build=build.use),
+        sandbox_tier=build.tier,
+        test_output=build.log,
+    )
+    if build.timed_out:
+        judged.verdict = Verdict.TIMEOUT
+        judged.details = f"{COMPILE_SCRIPT} did not finish within {sample.build_timeout_s:g} s"
+        return _done(judged, started)
+    if built is None:
+        judged.details = f"{COMPILE_SCRIPT} failed (exit {build.returncode})"
+        return _done(judged, started)
+    log = build.log
+    with built as session:
+        copies = [p for p, d in build.digests.items() if d == sample.gold_sha256]
         if copies:
             flags.append(
                 FlagDetail(

@@ -21,6 +21,7 @@ scripts and hand-written ones such as ed's both take them so).
 from __future__ import annotations
 
 from collections.abc import Callable
+from enum import StrEnum
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -30,6 +31,13 @@ JOBS = 2
 """Parallel make jobs of every recipe."""
 
 
+class Coverage(StrEnum):
+    """How the gold's own line coverage is measured while tests are generated."""
+
+    GCOV = "gcov"  # gcc --coverage, for C and C++
+    NONE = "none"  # the toolchain cannot measure it here: black-box generation, more tests
+
+
 class Recipe(BaseModel):
     """How to build one program of one source package in its unpacked source tree."""
 
@@ -37,6 +45,12 @@ class Recipe(BaseModel):
 
     source_package: str
     program: str
+    language: str = Field("c", description="the gold's source language: c, c++, rust or go")
+    coverage: Coverage = Coverage.GCOV
+    coverage_note: str = Field("", description="why coverage is not measured (coverage none)")
+    build_timeout_s: float = Field(
+        600.0, gt=0, description="the task's compile.sh time limit (a Rust build takes longer)"
+    )
     configure: list[str] = Field(
         description="argv run once in the tree root (may be empty); flags are appended to it"
     )
@@ -119,7 +133,9 @@ def _coreutils(program: str) -> Recipe:
             _make(
                 "--eval=truepass-built-sources: ; @$(MAKE) -s $(BUILT_SOURCES)",
                 "truepass-built-sources",
-            )
+            ),
+            # every program links it: built before the oracle's checkpoint, it is built once
+            _make("lib/libcoreutils.a"),
         ],
         build=_make(f"src/{program}"),
         output=f"src/{program}",
@@ -238,6 +254,144 @@ def _bc(program: str) -> Recipe:
     )
 
 
+# -- Rust: cargo against Debian's crate registry ----------------------------------------------
+
+CARGO_CONFIG = """[source.crates-io]
+replace-with = "debian"
+[source.debian]
+directory = "/usr/share/cargo/registry"
+[net]
+offline = true
+"""
+"""What Debian's dh-cargo sets up: the crates its librust-*-dev packages install, offline."""
+
+_NO_RUST_COVERAGE = (
+    "Debian's rustc 1.63 can instrument binaries (-C instrument-coverage), but truepass does not "
+    "read its profiles yet: tests chosen by behaviour, with a larger budget"
+)
+
+_CARGO = {
+    # program: (source package, binary target, own source directory)
+    "fdfind": ("rust-fd-find", "fd", "src"),
+    "rg": ("rust-ripgrep", "rg", "crates/core"),
+    "batcat": ("rust-bat", "bat", "src"),
+    "exa": ("rust-exa", "exa", "src"),
+}
+
+
+def _cargo(program: str) -> Recipe:
+    package, binary, own = _CARGO[program]
+    # Cargo.lock goes (the registry has Debian's versions, not upstream's); dev-dependencies are
+    # not resolved (-Zavoid-dev-deps, as dh-cargo does; Debian ships only what builds need).
+    setup = (
+        f"mkdir -p .cargo && printf '%s' '{CARGO_CONFIG}' > .cargo/config.toml && rm -f Cargo.lock"
+    )
+    build = (
+        'CARGO_HOME="$PWD/.cargo-home" __CARGO_TEST_CHANNEL_OVERRIDE_DO_NOT_USE_THIS=nightly '
+        f"/usr/bin/cargo build --release --offline -Zavoid-dev-deps -j{JOBS} --bin {binary}"
+    )
+    return Recipe(
+        source_package=package,
+        program=program,
+        language="rust",
+        coverage=Coverage.NONE,
+        coverage_note=_NO_RUST_COVERAGE,
+        build_timeout_s=3600.0,
+        configure=[],
+        prebuild=[["sh", "-c", setup]],
+        build=["sh", "-c", build],
+        output=f"target/release/{binary}",
+        program_sources=[own],
+        objects=[],
+        env={"RUSTC": "/usr/bin/rustc"},
+    )
+
+
+# -- Go: GOPATH mode against Debian's Go sources -------------------------------------------------
+
+_NO_GO_COVERAGE = (
+    "Debian bookworm's Go 1.19 cannot build a coverage-instrumented binary (go build -cover "
+    "needs Go 1.20): tests chosen by behaviour, with a larger budget"
+)
+
+_GO = {
+    # program: (source package, import path of the tree, package directory of the command)
+    "gron": ("gron", "github.com/tomnomnom/gron", "."),
+    "fzf": ("fzf", "github.com/junegunn/fzf", "."),
+    "go-md2man": ("go-md2man-v2", "github.com/cpuguy83/go-md2man/v2", "."),
+    "shfmt": ("golang-mvdan-sh", "mvdan.cc/sh/v3", "cmd/shfmt"),
+}
+
+
+def _go(program: str) -> Recipe:
+    package, import_path, directory = _GO[program]
+    # GOPATH mode, as dh-golang builds: the tree under its import path in a GOPATH of its own,
+    # every dependency from /usr/share/gocode (Debian's golang-*-dev packages), no network.
+    build = (
+        f'mkdir -p ".gopath/src/{import_path.rsplit("/", 1)[0]}" && '
+        f'ln -sfn "$PWD" ".gopath/src/{import_path}" && out="$PWD/{program}.bin" && '
+        f'cd ".gopath/src/{import_path}/{directory}" && '
+        'GOPATH="$OLDPWD/.gopath:/usr/share/gocode" GO111MODULE=off GOFLAGS= '
+        'GOCACHE="${TMPDIR:-/tmp}/truepass-gocache" GOTOOLCHAIN=local '
+        '/usr/bin/go build -o "$out" .'
+    )
+    return Recipe(
+        source_package=package,
+        program=program,
+        language="go",
+        coverage=Coverage.NONE,
+        coverage_note=_NO_GO_COVERAGE,
+        configure=[],
+        build=["sh", "-c", build],
+        output=f"{program}.bin",
+        program_sources=[directory],
+        objects=[],
+    )
+
+
+# -- C++ ---------------------------------------------------------------------------------------
+
+_LZIP = {
+    # program (as Debian installs it, beside the lzip alternative): (source package, make
+    # target, language); the tarball's top-level sources are all the program's own
+    "lzip.lzip": ("lzip", "lzip", "c++"),
+    "lzip.lziprecover": ("lziprecover", "lziprecover", "c++"),
+    "lzip.clzip": ("clzip", "clzip", "c"),
+}
+_LZIP_SOURCES = {
+    # package: (objects, headers and included sources), from each Makefile.in's objs
+    "lzip": (["arg_parser", "lzip_index", "list", "encoder_base", "encoder", "fast_encoder",
+              "decoder", "main"],
+             ["arg_parser.h", "decoder.h", "encoder.h", "encoder_base.h", "fast_encoder.h",
+              "lzip.h", "lzip_index.h"]),
+    "lziprecover": (["arg_parser", "alone_to_lz", "lzip_index", "list", "dump_remove",
+                     "lunzcrash", "md5", "merge", "mtester", "nrep_stats", "range_dec", "repair",
+                     "reproduce", "split", "decoder", "main"],
+                    ["arg_parser.h", "common.h", "decoder.h", "lzip.h", "lzip_index.h", "md5.h",
+                     "mtester.h", "main_common.cc"]),
+    "clzip": (["carg_parser", "lzip_index", "list", "encoder_base", "encoder", "fast_encoder",
+               "decoder", "main"],
+              ["carg_parser.h", "decoder.h", "encoder.h", "encoder_base.h", "fast_encoder.h",
+               "lzip.h", "lzip_index.h"]),
+}  # fmt: skip
+
+
+def _lzip(program: str) -> Recipe:
+    package, target, language = _LZIP[program]
+    ext = ".cc" if language == "c++" else ".c"
+    stems, headers = _LZIP_SOURCES[package]
+    return Recipe(
+        source_package=package,
+        program=program,
+        language=language,
+        configure=["./configure", "--quiet"],
+        build=_make(target),
+        output=target,
+        program_sources=[f"{stem}{ext}" for stem in stems] + headers,
+        objects=stems,
+    )
+
+
 def _only(names: frozenset[str] | set[str], factory: RecipeFactory, package: str) -> RecipeFactory:
     def make(program: str) -> Recipe:
         if program not in names:
@@ -257,7 +411,13 @@ RECIPES: dict[str, RecipeFactory] = {
     "util-linux": _only(set(_UTIL_LINUX_DIRS), _util_linux, "util-linux"),
     "ed": _only({"ed"}, _ed, "ed"),
     "bc": _only(set(_BC_SOURCES), _bc, "bc"),
-}
+    **{package: _only({p for p, v in _CARGO.items() if v[0] == package}, _cargo, package)
+       for package, _, _ in _CARGO.values()},
+    **{package: _only({p for p, v in _GO.items() if v[0] == package}, _go, package)
+       for package, _, _ in _GO.values()},
+    **{package: _only({p for p, v in _LZIP.items() if v[0] == package}, _lzip, package)
+       for package, _, _ in _LZIP.values()},
+}  # fmt: skip
 """Source package -> recipe factory (program name -> :class:`Recipe`)."""
 
 

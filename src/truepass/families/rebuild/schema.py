@@ -8,13 +8,13 @@ stdout, stderr, exit status and the files it wrote with what the gold did.
 
 from __future__ import annotations
 
-import math
 import re
 from enum import StrEnum
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from truepass.families.rebuild.scoring import difficulty, difficulty_bucket
 from truepass.paths import check_relative_path
 from truepass.suites.fields import Leakage
 
@@ -78,6 +78,12 @@ class Generation(_Strict):
     kept: int = Field(0, ge=0, description="tests kept (not ignored)")
     coverage: float | None = Field(None, ge=0.0, le=1.0, description="line coverage reached")
     coverage_lines: tuple[int, int] | None = Field(None, description="covered, total lines")
+    coverage_tool: str | None = Field(
+        None, description="how coverage was measured: gcov, llvm-cov or go-cover (None: not)"
+    )
+    coverage_note: str = Field(
+        "", description="why coverage was not measured, when it was not (e.g. the toolchain)"
+    )
     dummy_pass_before: float | None = Field(
         None, ge=0.0, le=1.0, description="share of tests some dummy passes, before filtering"
     )
@@ -95,9 +101,18 @@ class RebuildSample(_Strict):
     gold: str = Field(description="absolute path of the installed gold program")
     gold_sha256: str = Field(pattern=r"^[0-9a-f]{64}$")
     package: Package
-    language: str = Field("c", min_length=1, description="the gold's source language")
+    language: str = Field(
+        "c", min_length=1, description="the gold's source language (c, c++, rust, go)"
+    )
+    required_language: str | None = Field(
+        None,
+        description="the language a submission must be written in (forced-language mode, "
+        "``--transform language-NAME``); None: any",
+    )
     loc: int = Field(ge=1, description="lines of code of the program's own sources")
-    dependencies: int = Field(0, ge=0, description="shared libraries beyond the C library")
+    dependencies: int = Field(
+        0, ge=0, description="runtime dependencies: shared libraries beyond the C library"
+    )
     docs: Docs = Field(default_factory=Docs)
     tests: dict[str, str] = Field(description="test file (relative path) -> pytest source")
     ignore: dict[str, str] = Field(
@@ -155,8 +170,7 @@ class RebuildSample(_Strict):
     @property
     def difficulty(self) -> float:
         """clamp(log10(lines of code) + log10(1 + dependencies) - 2, 0, 10)."""
-        raw = math.log10(self.loc) + math.log10(1 + self.dependencies) - 2
-        return min(10.0, max(0.0, raw))
+        return difficulty(self.loc, self.dependencies)
 
     @property
     def bucket(self) -> str:
@@ -167,10 +181,3 @@ class RebuildSample(_Strict):
     def defect_type(self) -> str:
         """Breakdown key of summaries: the difficulty bucket."""
         return self.bucket
-
-
-def difficulty_bucket(difficulty: float) -> str:
-    """The benchmark's buckets: Easy below 2, Medium from 2 to below 4, Hard from 4."""
-    if difficulty < 2:
-        return "easy"
-    return "medium" if difficulty < 4 else "hard"

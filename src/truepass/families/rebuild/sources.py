@@ -446,14 +446,18 @@ def _flag_args(recipe: Recipe, flags: Mapping[str, str]) -> list[str]:
 
 
 def configure_argv(recipe: Recipe, flags: Mapping[str, str]) -> list[str]:
-    """The recipe's configure argv with its flags and ``flags`` appended (empty: none)."""
+    """The recipe's configure argv with its flags and ``flags`` appended (empty: none); for a
+    C++ program ``CFLAGS`` is given as ``CXXFLAGS``."""
+    if recipe.language == "c++":
+        flags = {("CXXFLAGS" if k == "CFLAGS" else k): v for k, v in flags.items()}
     return [*recipe.configure, *_flag_args(recipe, flags)] if recipe.configure else []
 
 
-_COMPILE_SH = """\
-#!/bin/sh
-# Build {program} from the {source} {version} source tree in the current directory with the
-# package's own build system, then copy it to ./{program}. Offline; quiet unless a step fails.
+CHECKPOINT = "# truepass: checkpoint"
+"""A line of ``compile.sh`` (alone on it) where the build cache may split the build
+(:mod:`truepass.families.rebuild.buildcache`)."""
+
+_STEP_SH = """\
 set -e
 log="${{TMPDIR:-/tmp}}/truepass-compile.$$.log"
 : >"$log"
@@ -465,6 +469,15 @@ step() {{
         exit "$status"
     }}
 }}
+"""
+
+_COMPILE_SH = """\
+#!/bin/sh
+# Build a program from the {source} {version} source tree in the current directory with the
+# package's own build system. Offline; quiet unless a step fails. The part before the
+# checkpoint (configure and what every program of the package needs) is the same for all of
+# them: truepass's build cache builds it once (docs/rebuild-format.md, "The build cache").
+{step}\
 # The workspace's files come without their modes and with the times they were written at:
 # make scripts executable again, and give every file one time so that make regenerates
 # nothing (no autotools, bison or flex here).
@@ -473,7 +486,10 @@ find . -type f \\( -name configure -o -name config.status -o -name '*.sh' \\
 find . -type f ! -name '*.[ch]' -exec grep -l -m1 '^#!' {{}} + 2>/dev/null \\
     | while IFS= read -r f; do chmod +x "$f"; done
 find . -exec touch -h -t 200001010000 {{}} +
-{env}{steps}{copy}rm -f "$log"
+{env}{first}rm -f "$log"
+{checkpoint}
+# Build {program} and copy it to ./{program}.
+{step}{env}{last}{copy}rm -f "$log"
 """
 
 
@@ -488,8 +504,9 @@ def compile_script(gold: Gold) -> str:
     recipe = recipe_for(gold)
     extra = " ".join(f"-o -path {shlex.quote('./' + path)}" for path in recipe.executables)
     env = "".join(f"export {k}={shlex.quote(v)}\n" for k, v in recipe.env.items())
-    argvs = [configure_argv(recipe, ORACLE_FLAGS), *recipe.prebuild, recipe.build]
-    steps = "".join(f"step {shlex.join(argv)}\n" for argv in argvs if argv)
+    first = [configure_argv(recipe, ORACLE_FLAGS), *recipe.prebuild]
+    steps = ["".join(f"step {shlex.join(argv)}\n" for argv in argvs if argv)
+             for argvs in (first, [recipe.build])]  # fmt: skip
     output = os.path.normpath(recipe.output)
     copy = ""
     top, _, rest = output.partition("/")
@@ -505,10 +522,12 @@ def compile_script(gold: Gold) -> str:
         program=gold.program,
         source=gold.source_package,
         version=gold.source_version,
-        tail=_LOG_TAIL,
+        step=_STEP_SH.format(tail=_LOG_TAIL),
         extra=extra,
         env=env,
-        steps=steps,
+        first=steps[0],
+        checkpoint=CHECKPOINT,
+        last=steps[1],
         copy=copy,
     )
 

@@ -15,6 +15,16 @@ import lizard
 
 from truepass.families.rebuild.schema import Structure
 
+LANGUAGES = {
+    ".c": "C", ".h": "C", ".cc": "C++", ".cpp": "C++", ".cxx": "C++", ".hpp": "C++",
+    ".hh": "C++", ".py": "Python", ".rs": "Rust", ".go": "Go", ".java": "Java",
+    ".js": "JavaScript", ".ts": "TypeScript", ".rb": "Ruby", ".pl": "Perl", ".pm": "Perl",
+    ".sh": "Shell", ".bash": "Shell", ".lua": "Lua", ".hs": "Haskell", ".ml": "OCaml",
+    ".zig": "Zig", ".swift": "Swift", ".kt": "Kotlin", ".cs": "C#", ".d": "D", ".nim": "Nim",
+    ".y": "Yacc", ".l": "Lex", ".awk": "AWK", ".tcl": "Tcl",
+}  # fmt: skip
+"""Source files by extension (``compile.sh`` itself and build files are not counted)."""
+
 
 def _text(content: str | bytes) -> str:
     return content if isinstance(content, str) else content.decode("utf-8", "replace")
@@ -64,16 +74,27 @@ def structure_of(files: Mapping[str, str | bytes]) -> Structure:
     )
 
 
-def structure_of_tree(tree: Path, sources: Iterable[str | Path]) -> Structure:
-    """The structure of the sources ``sources`` (relative to ``tree``, or absolute inside it),
-    e.g. a gold program's own sources in its source package; depths are relative to ``tree``."""
-    files: dict[str, bytes] = {}
+def source_paths(tree: Path, sources: Iterable[str | Path]) -> list[Path]:
+    """``sources`` under ``tree`` as files: a directory stands for every source file under it
+    (by extension, tests directories included as the package ships them), sorted."""
+    found: list[Path] = []
     for source in sources:
         path = tree / source
-        files[path.relative_to(tree).as_posix()] = path.read_bytes()
+        if path.is_dir():
+            found += sorted(p for p in path.rglob("*") if p.is_file() and p.suffix in LANGUAGES)
+        else:
+            found.append(path)
+    return found
+
+
+def structure_of_tree(tree: Path, sources: Iterable[str | Path]) -> Structure:
+    """The structure of the sources ``sources`` (relative to ``tree``, or absolute inside it;
+    directories expanded, :func:`source_paths`), e.g. a gold program's own sources in its source
+    package; depths are relative to ``tree``."""
+    files = {p.relative_to(tree).as_posix(): p.read_bytes() for p in source_paths(tree, sources)}
     return structure_of(files)
 
 
 def lines_of_code(tree: Path, sources: Iterable[str | Path]) -> int:
-    """Total NLOC (see :func:`nloc`) of ``sources`` under ``tree``."""
-    return sum(nloc(tree / s) for s in sources)
+    """Total NLOC (see :func:`nloc`) of ``sources`` under ``tree`` (directories expanded)."""
+    return sum(nloc(p) for p in source_paths(tree, sources))

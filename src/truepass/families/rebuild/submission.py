@@ -11,21 +11,12 @@ from pathlib import Path, PurePosixPath
 from truepass.answers import Answer
 from truepass.errors import InputError
 from truepass.families.rebuild.sources import cache_root
+from truepass.families.rebuild.structure import LANGUAGES
 from truepass.metrics.tree import Submission
 
 SOURCE_DIR = "source_dir"
 """``Answer.meta`` key of the reference answer: a source tree in the rebuild cache, judged with
 the answer's own files on top (its ``compile.sh``)."""
-
-LANGUAGES = {
-    ".c": "C", ".h": "C", ".cc": "C++", ".cpp": "C++", ".cxx": "C++", ".hpp": "C++",
-    ".hh": "C++", ".py": "Python", ".rs": "Rust", ".go": "Go", ".java": "Java",
-    ".js": "JavaScript", ".ts": "TypeScript", ".rb": "Ruby", ".pl": "Perl", ".pm": "Perl",
-    ".sh": "Shell", ".bash": "Shell", ".lua": "Lua", ".hs": "Haskell", ".ml": "OCaml",
-    ".zig": "Zig", ".swift": "Swift", ".kt": "Kotlin", ".cs": "C#", ".d": "D", ".nim": "Nim",
-    ".y": "Yacc", ".l": "Lex", ".awk": "AWK", ".tcl": "Tcl",
-}  # fmt: skip
-"""Source files by extension (``compile.sh`` itself and build files are not counted)."""
 
 
 def submission_files(answer: Answer) -> dict[str, str | bytes]:

@@ -15,7 +15,6 @@ from rich.table import Table
 
 from truepass.cli.common import err_console, errors, out_console
 from truepass.errors import InputError
-from truepass.plugins import Command
 
 
 def harvest_cmd(
@@ -127,6 +126,3 @@ def envs_cmd(
             str(e.built.size_bytes >> 20), f"{e.built.build_s:.1f} s", used,
         )  # fmt: skip
     out_console.print(table)
-
-
-COMMANDS = (Command("harvest", harvest_cmd), Command("envs", envs_cmd))

@@ -13,7 +13,6 @@ from rich.table import Table
 
 from truepass.cli.common import errors, out_console
 from truepass.errors import InputError
-from truepass.plugins import Command
 
 SHOWN_UNPARSABLE = 5
 
@@ -97,6 +96,3 @@ def summarize_cmd(
         f"build.json) in {report.seconds:.1f} s{blame}",
         highlight=False,
     )
-
-
-COMMANDS = (Command("summarize", summarize_cmd, group="build-suite"),)

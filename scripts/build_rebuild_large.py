@@ -1,0 +1,117 @@
+#!/usr/bin/env python3
+"""Generate the large rebuild suite (issue 27) from ``suites/rebuild-large/tasks.toml``, one
+task at a time, resumably: a task already in ``OUT/suite.jsonl`` is skipped (``--redo`` makes it
+again), a task that fails is recorded with why and the rest go on. Hours on two cores: run it in
+the background and run it again after an interruption.
+
+Each task's figures go to ``OUT/progress.jsonl`` (one line per attempt at a task) and to the
+table printed: tests kept, line coverage (or why none), linter findings, the dummy pass rate
+before and after filtering, lines of code, runtime dependencies, difficulty bucket, seconds.
+
+Usage::
+
+    python scripts/build_rebuild_large.py OUT                 # every task not yet made
+    python scripts/build_rebuild_large.py OUT gron rg --redo  # these tasks again
+    python scripts/build_rebuild_large.py OUT --max-tests 60  # a quicker, smaller suite
+    truepass run --suite OUT --solver oracle --solver noop --out runs/large   # then judge it
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+import tomllib
+import traceback
+from pathlib import Path
+
+from truepass.families.rebuild.generate import Settings, build_rebuild
+from truepass.families.rebuild.inputs import Seeds, load_seeds
+
+ROOT = Path(__file__).resolve().parents[1]
+SOURCE = ROOT / "suites/rebuild-large"
+SEEDS = ROOT / "suites/rebuild-mini/seeds"
+
+
+def done_ids(out: Path) -> set[str]:
+    suite = out / "suite.jsonl"
+    if not suite.is_file():
+        return set()
+    return {json.loads(line)["id"] for line in suite.read_text().splitlines() if line.strip()}
+
+
+def row(sample_line: dict, seconds: float, notes: list[str]) -> dict:
+    g = sample_line["generation"]
+    return {
+        "id": sample_line["id"], "language": sample_line["language"], "ok": True,
+        "kept": g["kept"], "candidates": g["candidates"], "coverage": g["coverage"],
+        "coverage_note": g.get("coverage_note", ""), "lint": sum(g["lint_findings"].values()),
+        "dummy_before": g["dummy_pass_before"], "dummy_after": g["dummy_pass_after"],
+        "loc": sample_line["loc"], "dependencies": sample_line["dependencies"],
+        "seconds": round(seconds, 1), "notes": notes,
+    }  # fmt: skip
+
+
+def show(r: dict) -> str:
+    if not r["ok"]:
+        return f"{r['id']}\t{r['language']}\tFAILED: {r['error']}"
+    cov = f"{r['coverage']:.1%}" if r["coverage"] is not None else "-"
+    pct = [f"{v:.1%}" if v is not None else "-" for v in (r["dummy_before"], r["dummy_after"])]
+    return (
+        f"{r['id']}\t{r['language']}\t{r['kept']}\t{cov}\t{r['lint']}\t{pct[0]}\t{pct[1]}\t"
+        f"{r['loc']}\t{r['dependencies']}\t{r['seconds']}"
+    )
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("out", type=Path)
+    parser.add_argument("programs", nargs="*")
+    parser.add_argument("--redo", action="store_true")
+    parser.add_argument("--max-tests", type=int)
+    args = parser.parse_args(argv)
+    spec = tomllib.loads((SOURCE / "tasks.toml").read_text(encoding="utf-8"))
+    settings = Settings(max_tests=args.max_tests or int(spec["max_tests"]), seed=int(spec["seed"]))
+    out: Path = args.out
+    out.mkdir(parents=True, exist_ok=True)
+    if not (out / "suite.toml").is_file():
+        (out / "suite.toml").write_text(
+            f'name = "{spec["name"]}"\nversion = "{spec["version"]}"\n'
+            f'description = "{spec["description"]}"\n',
+            encoding="utf-8",
+        )
+    tasks = [t for t in spec["task"] if not args.programs or t["program"] in args.programs]
+    have = set() if args.redo else done_ids(out)
+    print("task\tlanguage\tkept\tcoverage\tlint\tdummy before\tdummy after\tloc\tdeps\tseconds")
+    for task in tasks:
+        program = task["program"]
+        if program in have:
+            continue
+        seeds = load_seeds(SEEDS / task["seeds"]) if "seeds" in task else Seeds()
+        started = time.monotonic()
+        try:
+            built = build_rebuild(program, out, settings=settings, seeds=seeds)
+            r = row(built.sample.model_dump(mode="json"), time.monotonic() - started, built.notes)
+        except Exception as exc:  # one task's failure is recorded; the others go on
+            traceback.print_exc()
+            r = {"id": program, "language": task.get("language", "?"), "ok": False,
+                 "error": f"{type(exc).__name__}: {str(exc)[:300]}"}  # fmt: skip
+        with (out / "progress.jsonl").open("a") as fh:
+            fh.write(json.dumps(r) + "\n")
+        print(show(r), flush=True)
+    lines = [json.loads(x) for x in (out / "suite.jsonl").read_text().splitlines() if x.strip()]
+    kept = [s["generation"]["kept"] for s in lines]
+    covs = [s["generation"]["coverage"] for s in lines if s["generation"]["coverage"] is not None]
+    langs: dict[str, int] = {}
+    for s in lines:
+        langs[s["language"]] = langs.get(s["language"], 0) + 1
+    print(f"{len(lines)} tasks {langs}; median kept {statistics.median(kept) if kept else 0}; "
+          f"median coverage {statistics.median(covs) if covs else float('nan'):.1%} "
+          f"({len(covs)} measured)")  # fmt: skip
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

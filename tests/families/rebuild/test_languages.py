@@ -1,0 +1,86 @@
+"""Golds in Go, Rust and C++ (families/rebuild/recipes.py): how each is built offline from its
+Debian source package, and one Go and one C++ task made and judged end to end (slow)."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from truepass.answers import Answer
+from truepass.cli import app
+from truepass.families.rebuild import recipes
+from truepass.families.rebuild.family import RebuildFamily
+from truepass.families.rebuild.recipes import Coverage
+from truepass.families.rebuild.schema import RebuildSample
+from truepass.families.rebuild.sources import compile_script, configure_argv, resolve_gold
+from truepass.judged import JudgeConfig
+from truepass.vocabulary import Verdict
+
+runner = CliRunner()
+
+
+def test_each_language_has_its_toolchain_and_coverage() -> None:
+    go = recipes.recipe("gron", "gron")
+    assert (go.language, go.coverage) == ("go", Coverage.NONE) and "Go 1.19" in go.coverage_note
+    assert "GO111MODULE=off" in go.build[-1] and "/usr/share/gocode" in go.build[-1]
+    rust = recipes.recipe("rust-ripgrep", "rg")
+    assert (rust.language, rust.coverage, rust.output) == ("rust", Coverage.NONE,
+                                                         "target/release/rg")  # fmt: skip
+    assert "--offline" in rust.build[-1] and rust.build_timeout_s > 600
+    assert "/usr/share/cargo/registry" in rust.prebuild[0][-1]
+    cxx = recipes.recipe("lzip", "lzip.lzip")
+    assert (cxx.language, cxx.coverage) == ("c++", Coverage.GCOV)
+    assert "main.cc" in cxx.program_sources and "main" in cxx.objects
+    # a C++ build takes the compiler flags as CXXFLAGS; a C build as CFLAGS
+    assert "CXXFLAGS=-O0 --coverage" in configure_argv(cxx, {"CFLAGS": "-O0 --coverage"})
+    c = recipes.recipe("clzip", "lzip.clzip")
+    assert "CFLAGS=-O0 --coverage" in configure_argv(c, {"CFLAGS": "-O0 --coverage"})
+
+
+def _installed(*programs: str) -> None:
+    for program in programs:
+        if shutil.which(program) is None:
+            pytest.skip(f"{program} is not installed (make rebuild-deps)")
+
+
+def test_the_go_oracle_script_is_posix_sh() -> None:
+    _installed("gron", "dpkg-query")
+    script = compile_script(resolve_gold("gron"))
+    assert "cp gron.bin ./gron\n" in script
+    checked = subprocess.run(["sh", "-n"], input=script, text=True, capture_output=True)
+    assert checked.returncode == 0, checked.stderr
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("gold", "language", "coverage"), [("gron", "go", False), ("lzip.lzip", "c++", True)]
+)
+def test_a_task_is_made_and_its_oracle_built_offline_in_the_sandbox(
+    tmp_path: Path, gold: str, language: str, coverage: bool
+) -> None:
+    _installed(gold, "go")
+    args = ["build-rebuild", "--gold", gold, "--out", str(tmp_path), "--max-tests", "12"]
+    done = runner.invoke(app, args, env={"COLUMNS": "200"})
+    assert done.exit_code == 0, done.output
+    sample = RebuildSample.model_validate_json((tmp_path / "suite.jsonl").read_text())
+    gen = sample.generation
+    assert sample.language == language and sample.original is not None
+    if coverage:
+        assert gen.coverage is not None and gen.coverage > 0.2 and gen.coverage_tool == "gcov"
+    else:  # black-box, with twice the budget, and the task says why
+        assert gen.coverage is None and "cannot build a coverage-instrumented" in gen.coverage_note
+        assert gen.candidates > 12
+    family, config = RebuildFamily(), JudgeConfig()
+    check = family.check(sample, config)
+    assert check.valid, check.reason
+    oracle = family.judge(sample, family.reference_answer(sample), check, config)
+    assert oracle.verdict is Verdict.CORRECT and not oracle.flags, oracle.details
+    assert oracle.scores["pass_rate"] == 1.0
+    noop = family.judge(sample, family.null_answer(sample), check, config)
+    assert noop.scores["pass_rate"] == 0.0
+    shell = family.judge(sample, Answer(files={"compile.sh": "exit 0\n"}), check, config)
+    assert shell.verdict is Verdict.BROKEN
