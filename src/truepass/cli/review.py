@@ -88,8 +88,11 @@ def review_sheet_cmd(
     seed: SeedOpt = 0,
     show_verdicts: ShowOpt = False,
 ) -> None:
-    """Export a stratified sample of a run's attempts (by verdict, fake-fix flag and solver) as
-    one self-contained HTML page on which a person labels them."""
+    """Export a stratified sample of a run's attempts as one self-contained HTML page to label
+    by hand.
+
+    Strata: verdict, fake-fix flag and solver; a person labels each attempt on the page and
+    downloads the labels for review-import."""
     from truepass.analysis.humanreview import plan_sheet, save_plan
     from truepass.records import read_results
     from truepass.report.sheet import write_sheet
@@ -119,8 +122,8 @@ def review_import_cmd(
     run_dir: RunArg,
     labels: LabelsArg,
 ) -> None:
-    """Import a reviewer's labels into the run directory; the agreement with truepass's verdicts
-    goes into summary.json and report.html."""
+    """Import a reviewer's labels into a run: their agreement with the verdicts goes into
+    summary.json and the report."""
     from truepass.analysis.humanreview import import_labels, run_agreement
     from truepass.analysis.summary import Summary
     from truepass.cli.tables import print_agreement
