@@ -36,7 +36,7 @@ def _line(judged: Judged) -> dict[str, object]:
 
 def test_every_family_writes_the_published_keys_in_their_order() -> None:
     repair = _line(Judged(verdict=Verdict.CORRECT, evidence=RepairEvidence(quality=QUALITY)))
-    assert list(repair) == [*PUBLISHED, "patch_type"]  # added by issue 28: a further field
+    assert list(repair) == [*PUBLISHED, "patch_type", "fix_strategy"]  # issue 28: further fields
     assert repair["quality"]["lines_added"] == 1 and repair["failed_case"] is None
     codegen = _line(Judged(verdict=Verdict.FAILS_VISIBLE,
                            evidence=CodegenEvidence(failed_case={"index": 3})))  # fmt: skip

@@ -88,15 +88,26 @@ def test_a_split_runs_its_samples_is_recorded_and_measured(tmp_path: Path) -> No
     manifest = json.loads((out / "manifest.json").read_text())
     assert manifest["split"] == {"split": "dev", "dev_share": 0.4, "samples": 2}
     oracle = [r for r in records if r["solver"] == "oracle"]
-    assert all(r["scores"] == {"similarity": 1.0, "exact_match": 1.0} for r in oracle)
+    perfect = {"similarity": 1.0, "exact_match": 1.0, "same_strategy": 1.0,
+               "style_consistency": 1.0, "readability": 1.0}  # fmt: skip
+    assert all(r["scores"] == perfect for r in oracle)
     assert all(r["patch_type"] == "single-line" for r in oracle)
+    # return lo -> return hi: a name outside any condition
+    assert all(r["fix_strategy"] == "adjust-algorithm" for r in oracle)
     noop = [r for r in records if r["solver"] == "noop"]
     assert all(r["scores"] == {"similarity": round(1 - 1 / 21, 4), "exact_match": 0.0}
                for r in noop)  # fmt: skip
+    assert all(r["fix_strategy"] is None for r in noop)  # no change, no strategy
     summary = json.loads((out / "summary.json").read_text())
     metrics = {s["solver"]: s["metrics"] for s in summary["solvers"]}
     assert metrics["oracle"]["patch_type[single-line]"] == 1.0
     assert metrics["oracle"]["correct_rate[single-line]"] == 1.0
+    assert metrics["oracle"]["fix_strategy[adjust-algorithm]"] == 1.0
+    assert metrics["oracle"]["same_strategy"] == 1.0 and "same_strategy" not in metrics["noop"]
+    # the oracle passes every layer of the pyramid (no branch added, in style, the reference's
+    # strategy, on the fault line): every composite is 1; noop passes none
+    assert metrics["oracle"]["composite[production-review]"] == 1.0
+    assert metrics["noop"]["composite[prototype]"] == 0.0
     assert metrics["noop"]["similarity"] == round(1 - 1 / 21, 4)
     assert metrics["noop"]["exact_match"] == 0.0 and "patch_types_n" not in metrics["noop"]
     with pytest.raises(InputError, match="split"):

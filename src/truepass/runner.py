@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from truepass import checkcache
+from truepass.analysis.humanreview import run_agreement
 from truepass.analysis.summary import Summary, summarize
 from truepass.answers import Answer
 from truepass.checkcache import CheckCache
@@ -275,6 +276,7 @@ def run(
                 raise
         records = list(store.records())
         summary = summarize(suite.name, records, family, setting=suite.setting)
+        summary.review = run_agreement(out, records)  # labels imported before a resume
         _write_results(out, records, summary)
         manifest["finished"] = _now()
         manifest["check_cache"] = cache.describe() if cache else None

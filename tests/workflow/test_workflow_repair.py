@@ -79,6 +79,9 @@ def test_the_workflow_prefilters_and_selects_the_correct_candidate(
         "candidates_selection_right": 1.0,
         "similarity": 1.0,  # the selected candidate is the reference fix
         "exact_match": 1.0,
+        "same_strategy": 1.0,
+        "style_consistency": 1.0,
+        "readability": 1.0,
     }
     assert "c1 broken, c2 fails-visible, c3 correct (the answer)" in rec["details"]
     metrics = result.summary.solvers[0].metrics

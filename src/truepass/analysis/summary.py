@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, TypeVar
 from pydantic import BaseModel, Field
 
 from truepass.agentic.metrics import ProcessSummary, process_summary
+from truepass.analysis.agreement import Agreement
 from truepass.analysis.stats import wilson
 from truepass.families.capabilities import Configured, Measured
 from truepass.families.registry import DEFAULT as DEFAULT_FAMILY
@@ -150,6 +151,11 @@ class Summary(BaseModel):
         "review: the positive class of its metrics)",
     )
     solvers: list[SolverSummary]
+    review: Agreement | None = Field(
+        None,
+        description="human review (review-import): the agreement of a reviewer's labels with "
+        "the verdicts (docs/metrics.md, Human review); None until labels are imported",
+    )
 
 
 def rates(records: list[AttemptRecord]) -> Rates:

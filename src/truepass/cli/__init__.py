@@ -40,6 +40,11 @@ COMMANDS = (
             "sample: rates with intervals, McNemar, effect size, leakage."),
     Command("import", "truepass.cli.suites:import_cmd", help="Turn a public benchmark into a "
             "suite directory (suite.jsonl + suite.toml)."),
+    Command("review-sheet", "truepass.cli.review:review_sheet_cmd", help="Export a stratified "
+            "sample of a run's attempts as one self-contained HTML page to label by hand."),
+    Command("review-import", "truepass.cli.review:review_import_cmd", help="Import a reviewer's "
+            "labels into a run: their agreement with the verdicts goes into summary.json and "
+            "the report."),
 )  # fmt: skip
 """The kernel's commands, in the order ``--help`` lists them; the families' and plug-ins'
 follow, then :data:`LAST`."""

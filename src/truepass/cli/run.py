@@ -53,7 +53,8 @@ DifferentialOpt = Annotated[bool | None, typer.Option("--differential/--no-diffe
 FamilyOpt = Annotated[list[str] | None, typer.Option("--family-option", metavar="KEY=VALUE",
     help="An option of the suite's family (repeatable): review and patch-correctness take "
     "positive=LABEL, the positive class of precision, recall and F1 (review's default: accept, "
-    "as in CL4SE). Recorded in the manifest and the summary.")]  # fmt: skip
+    "as in CL4SE); repair takes weights=W1,W2,W3,W4, a custom composite of the pyramid's "
+    "layers. Recorded in the manifest and the summary.")]  # fmt: skip
 
 SplitOpt = Annotated[Split | None, typer.Option("--split", help="Run one split of the suite: "
     "dev (tune prompts and settings here) or test (report here); a sample's split is a hash of "

@@ -6,6 +6,7 @@ from rich import box
 from rich.markup import escape
 from rich.table import Table
 
+from truepass.analysis.agreement import Agreement
 from truepass.analysis.summary import SolverSummary, Summary
 from truepass.cli.common import out_console
 
@@ -52,6 +53,8 @@ def print_summary(summary: Summary) -> None:
     _print_process(summary)
     _print_usage(summary)
     _print_patches(summary)
+    if summary.review is not None:
+        print_agreement(summary.review)
     for s in summary.solvers:
         if len(s.pass_at_k) > 1 or s.pass_at_k_visible != s.pass_at_k:
             out_console.print(f"{s.solver}: {_pass_at_k(s)}")
@@ -183,3 +186,28 @@ def _print_patches(summary: Summary) -> None:
             str(p.adding_lint), str(p.with_regressions),
         )  # fmt: skip
     out_console.print(table)
+
+
+def print_agreement(found: Agreement) -> None:
+    """The human review's agreement with truepass's verdicts: the confusion matrix, kappa and
+    the disagreements."""
+    table = Table(title="human review: truepass (rows) against the reviewer (columns)",
+                  box=box.SIMPLE_HEAD, pad_edge=False)  # fmt: skip
+    table.add_column("truepass \\ reviewer")
+    for c in found.classes:
+        table.add_column(str(c), justify="right")
+    for c, row in zip(found.classes, found.confusion, strict=True):
+        table.add_row(str(c), *(str(n) for n in row))
+    out_console.print(table)
+    kappa = "n/a" if found.kappa is None else f"{found.kappa:.3f}"
+    ci = f" [{found.kappa_ci[0]:.3f}–{found.kappa_ci[1]:.3f}]" if found.kappa_ci else ""
+    observed = "n/a" if found.observed is None else f"{100 * found.observed:.1f}%"
+    out_console.print(
+        f"labelled {found.labelled}, unsure {found.unsure} (left out), compared "
+        f"{found.compared}; agreement {observed}; Cohen's kappa {kappa}{ci} (95% bootstrap)",
+        highlight=False,
+    )
+    for d in found.disagreements:
+        note = f": {escape(d.note)}" if d.note else ""
+        out_console.print(f"  {escape(d.key)}: truepass {d.truepass} ({d.verdict}), reviewer "
+                          f"{d.reviewer}{note}", highlight=False)  # fmt: skip

@@ -10,6 +10,8 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
+from truepass.analysis.agreement import Agreement
+from truepass.analysis.humanreview import attempt_key, run_agreement
 from truepass.errors import InputError
 from truepass.families.registry import DEFAULT as DEFAULT_FAMILY
 from truepass.records import AttemptRecord, read_results
@@ -45,6 +47,15 @@ class Run:
     name: str
     manifest: dict[str, Any]
     attempts: list[Attempt] = field(default_factory=list)
+    review: Agreement | None = None
+    """the agreement of the human review's labels imported into it (review-import)"""
+
+    def attempt_index(self, key: str) -> int | None:
+        """The report's number of the attempt ``SOLVER/SAMPLE/ATTEMPT`` of this run."""
+        for a in self.attempts:
+            if attempt_key(a.record) == key:
+                return a.index
+        return None
 
 
 def _manifest(run_dir: Path) -> dict[str, Any]:
@@ -99,6 +110,7 @@ def load_runs(
                 Attempt(record=record, run=name, label=record.solver, family=family,
                         family_options=options)
             )  # fmt: skip
+        run.review = run_agreement(run_dir, loaded)
         runs.append(run)
     solver_runs: dict[str, set[str]] = {}
     for run in runs:

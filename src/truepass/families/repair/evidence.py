@@ -5,6 +5,7 @@ from __future__ import annotations
 from pydantic import Field
 
 from truepass.families.repair.patchtypes import PatchType
+from truepass.families.repair.strategy import FixStrategy
 from truepass.judged import Evidence
 from truepass.metrics.localisation import Localisation
 from truepass.metrics.quality import QualityDelta
@@ -22,4 +23,9 @@ class RepairEvidence(Evidence):
     )
     patch_type: PatchType | None = Field(
         None, description="how far the patch reaches (seed 001's patch types, patchtypes.py)"
+    )
+    fix_strategy: FixStrategy | None = Field(
+        None,
+        description="what kind of change the patch makes (seed 002's layer 4, strategy.py); "
+        "None when it changed no code",
     )

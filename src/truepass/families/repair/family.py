@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
 from truepass.answers import Answer
@@ -56,6 +56,35 @@ class RepairFamily(Family):
 
         return {"obfuscate": lambda suite: transform_suite(suite, "obfuscate")}
 
+    _weights: tuple[float, float, float, float] | None = None
+    """``--family-option weights=W1,W2,W3,W4``: the pyramid's ``custom`` profile"""
+
+    def configure(self, options: Mapping[str, str]) -> None:
+        """``weights``: four non-negative weights of the pyramid's layers 1 to 4, separated by
+        commas (scaled to sum to 1): a ``custom`` composite beside the named profiles."""
+        from truepass.errors import InputError
+
+        for key, value in options.items():
+            if key != "weights":
+                raise InputError(f"the repair family has no option '{key}' (it has: weights)",
+                                 field="--family-option")  # fmt: skip
+            try:
+                weights = [float(x) for x in value.split(",")]
+            except ValueError:
+                weights = []
+            if len(weights) != 4 or min(weights) < 0 or sum(weights) <= 0:
+                why = "four non-negative numbers W1,W2,W3,W4 (layers 1 to 4), not all 0"
+                raise InputError(f"weights={value}: {why}", field="--family-option")
+            total = sum(weights)
+            a, b, c, d = (round(w / total, 4) for w in weights)
+            self._weights = (a, b, c, d)
+
+    def options(self) -> dict[str, str]:
+        """The custom weights when given (none by default: only the named profiles)."""
+        if self._weights is None:
+            return {}
+        return {"weights": ",".join(f"{w:g}" for w in self._weights)}
+
     def check(self, sample: Any, config: JudgeConfig) -> SampleCheck:
         from truepass.families.repair.judge import check_sample
 
@@ -77,12 +106,26 @@ class RepairFamily(Family):
         (``patch_type[TYPE]``, ``correct_rate[TYPE]``, ``patch_types_n``:
         :func:`~truepass.families.repair.patchtypes.patch_type_metrics`), and the candidate
         metrics of solvers that choose among candidates (``workflow:MODEL``:
-        ``candidates_selection_accuracy``, ...; none for other solvers)."""
+        ``candidates_selection_accuracy``, ...; none for other solvers), the fix strategies
+        (:func:`~truepass.families.repair.strategy.strategy_metrics`), style consistency and
+        seed 002's pyramid with its composite scores
+        (:func:`~truepass.families.repair.pyramid.pyramid_metrics`)."""
         from truepass.families.repair.patchtypes import patch_type_metrics
+        from truepass.families.repair.pyramid import pyramid_metrics
         from truepass.families.repair.similarity import reference_metrics
+        from truepass.families.repair.strategy import strategy_metrics
+        from truepass.families.repair.style import style_metrics
 
         typed = [(r, RepairEvidence.of(r).patch_type) for r in records]
-        return reference_metrics(records) | patch_type_metrics(typed) | candidate_metrics(records)
+        strategies = [(r, RepairEvidence.of(r).fix_strategy) for r in records]
+        return (
+            reference_metrics(records)
+            | patch_type_metrics(typed)
+            | strategy_metrics(strategies)
+            | style_metrics(records)
+            | pyramid_metrics(records, {"custom": self._weights} if self._weights else {})
+            | candidate_metrics(records)
+        )
 
     def code_files(self, sample: Any) -> dict[str, str]:
         return dict(sample.files)

@@ -15,7 +15,15 @@ from collections.abc import Callable
 from truepass import pyast
 from truepass.answers import Answer
 from truepass.errors import PatchError, SandboxError
-from truepass.families.repair import differential, languages, selection, similarity
+from truepass.families.repair import (
+    differential,
+    languages,
+    pyramid,
+    selection,
+    similarity,
+    strategy,
+    style,
+)
 from truepass.families.repair.checks import RepairCheck
 from truepass.families.repair.environments.uvtool import EnvironmentUnbuilt
 from truepass.families.repair.evidence import RepairEvidence
@@ -420,12 +428,19 @@ def _measure(sample: RepairSample, applied: AppliedPatch, into: Judged) -> None:
     evidence.quality = quality_delta(sample.files, applied.files, applied.diff, fault, metrics)
     evidence.localisation = localisation(sample.files, applied.diff, fault, metrics)
     evidence.patch_type = patch_type(sample.files, applied.diff, metrics)
+    language = languages.get(sample.language)
+    fits = style.style_consistency(sample.files, applied.diff, language.code_suffix,
+                                   quotes=language.style_quotes,
+                                   comment=language.comment_starts[0])  # fmt: skip
+    if fits is not None:
+        into.scores[style.STYLE] = fits
 
 
 def _against_reference(sample: RepairSample, files: dict[str, str], into: Judged) -> Judged:
     """Score the code files an attempt leaves (``files``: the buggy ones when nothing was
     applied) against the reference fix's: ``similarity`` (its syntax trees', 0..1) and
-    ``exact_match`` (1/0, formatting and comments aside), into ``into.scores``."""
+    ``exact_match`` (1/0, formatting and comments aside), into ``into.scores``; its fix
+    strategy (evidence ``fix_strategy``) and ``same_strategy`` (1/0) as the reference's."""
     try:
         reference = apply_to_sample(sample, Answer(diff=sample.fix)).files
     except PatchError:  # a valid sample's reference applies; nothing to score against otherwise
@@ -437,6 +452,16 @@ def _against_reference(sample: RepairSample, files: dict[str, str], into: Judged
     if score is not None:
         into.scores[similarity.SIMILARITY] = score
     into.scores[similarity.EXACT_MATCH] = float(exact)
+    reader, metrics = language.strategy_reader(), language.code_metrics()
+    readable = pyramid.readability(sample.files, files, reference, metrics)
+    if readable is not None:
+        into.scores[pyramid.READABILITY] = readable
+    mine = strategy.classify(sample.files, files, metrics, reader)
+    if mine is not None:
+        RepairEvidence.on(into).fix_strategy = mine
+        theirs = strategy.classify(sample.files, reference, metrics, reader)
+        if theirs is not None:
+            into.scores[strategy.SAME_STRATEGY] = float(mine is theirs)
     return into
 
 

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 if TYPE_CHECKING:
     from truepass.families.repair.fakefix.flags import Flag
+    from truepass.families.repair.strategy import StrategyReader
     from truepass.metrics.quality import CodeMetrics
     from truepass.sandbox.models import Limits
     from truepass.sandbox.testrun import TestRun
@@ -74,6 +75,9 @@ class Language:
     """whether the differential check against the reference fix applies (a pytest plugin)"""
     workflow: ClassVar[bool] = False
     """whether ``workflow:MODEL`` works on its samples"""
+    style_quotes: ClassVar[bool] = False
+    """whether style consistency checks the quote character of string literals
+    (:mod:`truepass.families.repair.style`)"""
     canaries: ClassVar[bool] = False
     """whether its runner adds canary tests (``run(..., canaries=True)``): the judge then
     catches a framework told to pass every test (:mod:`truepass.sandbox.canaries`)"""
@@ -115,6 +119,12 @@ class Language:
         """(line, label) of every node of a file's syntax tree in pre-order, for the similarity
         to the reference fix (:mod:`truepass.families.repair.similarity`); None when it does not
         parse. The default has no parser: the similarity then reads tokens."""
+        return None
+
+    def strategy_reader(self) -> StrategyReader | None:
+        """How the fix strategy reads its code (:mod:`truepass.families.repair.strategy`): its
+        labeller marking conditions, and its operator, try and guard labels. The default has
+        none: a change of its code is ``other``."""
         return None
 
     def defined_names(self, text: str) -> set[str]:

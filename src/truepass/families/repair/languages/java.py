@@ -12,6 +12,7 @@ from truepass.families.repair.languages.base import Language, TestRunner
 if TYPE_CHECKING:
     from truepass.families.repair.fakefix.change import Change
     from truepass.families.repair.fakefix.flags import Flag
+    from truepass.families.repair.strategy import StrategyReader
     from truepass.metrics.quality import CodeMetrics
 
 JAVA_MAX_CANDIDATES = 100  # candidates baseline:templates validates per sample
@@ -66,6 +67,17 @@ class Java(Language):
         from truepass.families.repair.similarity import java_labels
 
         return java_labels(source)
+
+    def strategy_reader(self) -> StrategyReader | None:
+        from truepass.families.repair.strategy import (
+            JAVA_GUARDS,
+            JAVA_OPERATORS,
+            JAVA_TRIES,
+            StrategyReader,
+            java_marked,
+        )
+
+        return StrategyReader(java_marked, (JAVA_OPERATORS, JAVA_TRIES, JAVA_GUARDS))
 
     def defined_names(self, text: str) -> set[str]:
         from truepass.families.repair import javasplice

@@ -11,6 +11,7 @@ from truepass.families.repair.languages.base import Language, TestRunner
 if TYPE_CHECKING:
     from truepass.families.repair.fakefix.change import Change
     from truepass.families.repair.fakefix.flags import Flag
+    from truepass.families.repair.strategy import StrategyReader
     from truepass.metrics.quality import CodeMetrics
 
 
@@ -23,6 +24,7 @@ class Python(Language):
     comment_starts = ("#",)
     differential = True
     workflow = True
+    style_quotes = True
     canaries = True
 
     def runner(self) -> TestRunner:
@@ -52,6 +54,17 @@ class Python(Language):
         from truepass.families.repair.similarity import python_labels
 
         return python_labels(source)
+
+    def strategy_reader(self) -> StrategyReader | None:
+        from truepass.families.repair.strategy import (
+            PY_GUARDS,
+            PY_OPERATORS,
+            PY_TRIES,
+            StrategyReader,
+            python_marked,
+        )
+
+        return StrategyReader(python_marked, (PY_OPERATORS, PY_TRIES, PY_GUARDS))
 
     def defined_names(self, text: str) -> set[str]:
         from truepass.families.repair import pysplice
