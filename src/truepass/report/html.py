@@ -187,9 +187,14 @@ def write_report(
     Raises:
         InputError: a missing directory, a directory without results.jsonl, a malformed record.
     """
-    html = render_report(run_dirs, records, summaries)
+    return write_page(out, render_report(run_dirs, records, summaries), prefix=".report-")
+
+
+def write_page(out: Path, html: str, *, prefix: str) -> Path:
+    """Write a rendered page to ``out`` at once (a temporary file beside it, renamed: a reader
+    never sees half a page), creating its directory; return ``out``."""
     out.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=out.parent, prefix=".report-", suffix=".html")
+    fd, tmp = tempfile.mkstemp(dir=out.parent, prefix=prefix, suffix=".html")
     with os.fdopen(fd, "w", encoding="utf-8") as fh:
         fh.write(html)
     os.chmod(tmp, 0o644)

@@ -3,8 +3,6 @@ a stratified sample of a run's attempts for a person to label (issue 28, item 5)
 
 from __future__ import annotations
 
-import os
-import tempfile
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -14,7 +12,7 @@ from jinja2 import Environment, PackageLoader, StrictUndefined
 from truepass.analysis.agreement import LABEL_MEANING, ReviewLabel
 from truepass.analysis.humanreview import SheetPlan, attempt_key
 from truepass.records import AttemptRecord
-from truepass.report.html import _asset, _csp, _version
+from truepass.report.html import _asset, _csp, _version, write_page
 from truepass.report.views import diff_lines
 from truepass.vocabulary import FLAG_MEANING, VERDICT_MEANING
 
@@ -110,11 +108,4 @@ def write_sheet(
     descriptions: Mapping[str, str] | None = None,
 ) -> Path:
     """Write the sheet to ``out`` (its directory is created) and return its path."""
-    html = render_sheet(plan, records, descriptions or {})
-    out.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=out.parent, prefix=".sheet-", suffix=".html")
-    with os.fdopen(fd, "w", encoding="utf-8") as fh:
-        fh.write(html)
-    os.chmod(tmp, 0o644)
-    Path(tmp).replace(out)
-    return out
+    return write_page(out, render_sheet(plan, records, descriptions or {}), prefix=".sheet-")

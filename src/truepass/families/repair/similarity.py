@@ -29,6 +29,8 @@ from truepass.patches.apply import unified_diff
 from truepass.vocabulary import counted
 
 if TYPE_CHECKING:
+    import ast
+
     from truepass.metrics.quality import CodeMetrics
     from truepass.records import AttemptRecord
 
@@ -153,6 +155,18 @@ _NAMED = {"Name": "id", "Attribute": "attr", "arg": "arg", "keyword": "arg", "al
           "ImportFrom": "module", "Global": "names", "Nonlocal": "names"}  # fmt: skip
 
 
+def node_label(node: ast.AST) -> str:
+    """A Python syntax node's label: its kind, with a constant's value or a name's name."""
+    import ast
+
+    kind = type(node).__name__
+    if isinstance(node, ast.Constant):
+        return f"{kind}:{node.value!r}"
+    if kind in _NAMED:
+        return f"{kind}:{getattr(node, _NAMED[kind])}"
+    return kind
+
+
 def python_labels(source: str) -> Labelled | None:
     """Python's labels: the ``ast`` in pre-order, without load/store contexts; a name, attribute,
     argument, keyword, alias, definition or import with its name, a constant with its ``repr``."""
@@ -171,14 +185,7 @@ def python_labels(source: str) -> Labelled | None:
         if isinstance(node, ast.expr_context):
             continue
         line = getattr(node, "lineno", line)
-        kind = type(node).__name__
-        if isinstance(node, ast.Constant):
-            label = f"{kind}:{node.value!r}"
-        elif kind in _NAMED:
-            label = f"{kind}:{getattr(node, _NAMED[kind])}"
-        else:
-            label = kind
-        out.append((line, label))
+        out.append((line, node_label(node)))
         stack.extend((child, line) for child in reversed(list(ast.iter_child_nodes(node))))
     return out
 

@@ -29,7 +29,7 @@ from collections.abc import Callable, Sequence
 from enum import StrEnum
 from typing import TYPE_CHECKING, NamedTuple
 
-from truepass.families.repair.similarity import _NAMED
+from truepass.families.repair.similarity import node_label
 from truepass.metrics.quality import changed_lines, enclosing_function, spans_of
 from truepass.patches.apply import unified_diff
 from truepass.vocabulary import counted
@@ -168,14 +168,7 @@ def python_marked(source: str) -> Marked | None:
         if isinstance(node, ast.expr_context):
             continue
         line = getattr(node, "lineno", line)
-        kind = type(node).__name__
-        if isinstance(node, ast.Constant):
-            label = f"{kind}:{node.value!r}"
-        elif kind in _NAMED:
-            label = f"{kind}:{getattr(node, _NAMED[kind])}"
-        else:
-            label = kind
-        out.append((line, label, cond))
+        out.append((line, node_label(node), cond))
         children: list[tuple[ast.AST | str, int, bool]] = []
         for name, value in ast.iter_fields(node):
             inside = cond or (
