@@ -8,10 +8,13 @@ different moments.
 Every timed **window** (``Window``, ``timed``; commands are timed by peers_tools.py with the same
 figures) records its seconds, the 1-minute load average before and after, and the cores other
 processes kept busy meanwhile: the machine's busy CPU time (``/proc/stat``) less this process's
-own (``own_cpu_seconds``: itself, its reaped children, and its children that exited but are not
-reaped yet), over the window's seconds. Sandboxed processes that bubblewrap leaves behind would
-otherwise be nobody's: ``adopt_orphans`` makes this process their subreaper, so that their CPU
-time is its own, and ``reap_orphans`` reaps them between rounds.
+own (``own_cpu_seconds``: itself, its reaped children, and every descendant still in ``/proc``,
+such as a warm pool's sandboxed workers), over the window's seconds. A sandbox's init that
+bubblewrap leaves behind unreaped would otherwise be re-parented to the machine's init and its
+CPU time counted as others': ``adopt_orphans`` makes this process the subreaper of its
+descendants, so that such a process stays its own, and ``reap_orphans`` reaps them between
+rounds. ``/proc/stat`` counts in clock ticks (10 ms per core), so the others' cores of a window
+shorter than about a second are coarse: the scripts time blocks of calls, not single calls.
 
 A window is **UNRELIABLE** (``unreliable``) when other work kept more cores busy than the machine
 has beyond the tool's own workers, plus ``OTHERS_MARGIN``: the tool then waited for cores, and its
@@ -27,7 +30,7 @@ import resource
 import statistics
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Protocol, TypeVar
 
@@ -84,37 +87,53 @@ def busy_seconds() -> float:
 
 
 def own_cpu_seconds() -> float:
-    """CPU seconds of this process, its reaped children and its exited, unreaped ones (a zombie
-    keeps its times until it is reaped, when they move into ``RUSAGE_CHILDREN``: the sum does
-    not change when a child is reaped)."""
+    """CPU seconds of this process, its reaped children and every descendant still in
+    ``/proc`` (running, or exited and not reaped: a warm pool's sandboxed workers, an adopted
+    sandbox init), each with the children it reaped. The sum does not change when a descendant
+    is reaped: its times move into its parent's (or ``RUSAGE_CHILDREN``)."""
     used = sum(
         u.ru_utime + u.ru_stime
         for u in (resource.getrusage(resource.RUSAGE_SELF),
                   resource.getrusage(resource.RUSAGE_CHILDREN))
     )  # fmt: skip
-    return used + sum(cpu for _pid, cpu in _zombies())
+    return used + sum(cpu for _pid, _state, cpu in _descendants())
+
+
+def _descendants() -> list[tuple[int, str, float]]:
+    """Every descendant of this process: (pid, state, utime + stime + cutime + cstime)."""
+    out: list[tuple[int, str, float]] = []
+    todo = ["self"]
+    while todo:
+        parent = todo.pop()
+        try:
+            tasks = list(Path(f"/proc/{parent}/task").iterdir())
+        except OSError:
+            continue
+        for task in tasks:
+            try:
+                children = (task / "children").read_text().split()
+            except OSError:
+                continue
+            for pid in children:
+                try:
+                    fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
+                except OSError:
+                    continue
+                # state, then utime stime cutime cstime
+                out.append((int(pid), fields[0], sum(int(x) for x in fields[11:15]) / _TICK))
+                todo.append(pid)
+    return out
 
 
 def _zombies() -> list[tuple[int, float]]:
-    """This process's exited, unreaped children: (pid, utime + stime + cutime + cstime)."""
-    out = []
-    try:
-        tasks = list(Path("/proc/self/task").iterdir())
-    except OSError:
-        return out
-    for task in tasks:
+    """This process's exited, unreaped children: (pid, their CPU seconds)."""
+    mine = set()
+    for task in Path("/proc/self/task").iterdir():
         try:
-            children = (task / "children").read_text().split()
+            mine.update(int(x) for x in (task / "children").read_text().split())
         except OSError:
             continue
-        for pid in children:
-            try:
-                fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
-            except OSError:
-                continue
-            if fields[0] == "Z":  # utime stime cutime cstime
-                out.append((int(pid), sum(int(x) for x in fields[11:15]) / _TICK))
-    return out
+    return [(pid, cpu) for pid, state, cpu in _descendants() if state == "Z" and pid in mine]
 
 
 def adopt_orphans() -> bool:
@@ -148,25 +167,23 @@ def reap_orphans() -> int:
 
 class Window:
     """Times the code of a ``with`` block: seconds, own CPU, load and others' cores
-    (``timing``). ``extra_cpu``: CPU seconds of the tool that never reach this process (a
-    warm pool's workers), read before and after."""
+    (``timing``)."""
 
-    def __init__(self, extra_cpu: Callable[[], float] | None = None) -> None:
-        self.extra_cpu = extra_cpu or (lambda: 0.0)
+    def __init__(self) -> None:
         self._start = (0.0, 0.0, 0.0, 0.0)
         self.seconds = self.cpu_s = self.others_cores = 0.0
         self.load = (0.0, 0.0)
 
     def __enter__(self) -> Window:
         load = os.getloadavg()[0]
-        self._start = (load, busy_seconds(), own_cpu_seconds() + self.extra_cpu(),
+        self._start = (load, busy_seconds(), own_cpu_seconds(),
                        time.perf_counter())  # fmt: skip
         return self
 
     def __exit__(self, *_exc: object) -> None:
         load, busy, own, started = self._start
         self.seconds = time.perf_counter() - started
-        self.cpu_s = own_cpu_seconds() + self.extra_cpu() - own
+        self.cpu_s = own_cpu_seconds() - own
         others = busy_seconds() - busy - self.cpu_s
         self.others_cores = max(0.0, others) / self.seconds if busy and self.seconds else 0.0
         self.load = (load, os.getloadavg()[0])
@@ -177,14 +194,17 @@ class Window:
                       workers)  # fmt: skip
 
 
-def timed(
-    tool: str, round_: int, fn: Callable[[], T], *, workers: int = 1,
-    extra_cpu: Callable[[], float] | None = None,
-) -> tuple[T, Timing]:  # fmt: skip
+def timed(tool: str, round_: int, fn: Callable[[], T], workers: int = 1) -> tuple[T, Timing]:
     """``fn()``'s result and its window."""
-    with Window(extra_cpu) as window:
+    with Window() as window:
         got = fn()
     return got, window.timing(tool, round_, workers)
+
+
+def per_item(run: Timing, n: int) -> Timing:
+    """A window of ``n`` calls as the seconds and CPU seconds of one call (its load and others'
+    cores stay the window's)."""
+    return replace(run, seconds=run.seconds / n, cpu_s=run.cpu_s / n)
 
 
 def rotation(items: Sequence[T], round_: int) -> list[T]:
@@ -196,7 +216,6 @@ def rotation(items: Sequence[T], round_: int) -> list[T]:
 def run_rounds(
     tools: Mapping[str, Callable[[], object]], rounds: int, *,
     workers: Mapping[str, int] | None = None, before: Callable[[], None] | None = None,
-    extra_cpu: Callable[[], float] | None = None,
 ) -> list[Timing]:  # fmt: skip
     """Every tool once per round, back to back, the order rotating; ``before`` runs untimed
     before each tool (emptying a cache); adopted orphans are reaped between rounds."""
@@ -205,8 +224,7 @@ def run_rounds(
         for name in rotation(list(tools), r):
             if before:
                 before()
-            _got, timing = timed(name, r, tools[name], workers=(workers or {}).get(name, 1),
-                                 extra_cpu=extra_cpu)  # fmt: skip
+            _got, timing = timed(name, r, tools[name], (workers or {}).get(name, 1))
             out.append(timing)
         reap_orphans()
     return out
@@ -307,22 +325,25 @@ def verdict_lines(flagged: Sequence[str]) -> list[str]:
 
 def report(
     label: str, runs: Sequence[Timing], pairs: Sequence[tuple[str, str]], idle_before: float,
-    digits: int = 3,
+    digits: int = 3, show: int = 12,
 ) -> list[str]:  # fmt: skip
-    """The rounds table of ``runs`` (seconds, load before->after, others' cores), the median
-    of the per-round ratios of each ``(numerator, denominator)`` pair, the load line and the
-    UNRELIABLE verdict."""
+    """The rounds table of ``runs`` (seconds, load before->after, others' cores; the first
+    ``show`` rounds), the median of the per-round ratios of each ``(numerator, denominator)``
+    pair, the load line and the UNRELIABLE verdict."""
     have = by_tool(runs)
     tools = list(have)
+    rows = rounds_rows(label, have, tools, digits)
     lines = [f"rounds of {label} (each tool once per round, back to back, the order rotating; "
              "seconds, load average before->after, cores other work kept busy meanwhile):",
-             *table(["", "round", *tools], rounds_rows(label, have, tools, digits))]  # fmt: skip
+             *table(["", "round", *tools], rows[:show])]  # fmt: skip
+    if len(rows) > show:
+        lines.append(f"(and {len(rows) - show} more rounds)")
     for a, b in pairs:
         got = paired_ratios(have.get(a, []), have.get(b, []))
         if got:
-            each = ", ".join(f"{x:.2f}" for x in got)
-            lines.append(f"{a} / {b}: {statistics.median(got):.2f}x (median of the per-round "
-                         f"ratios {each})")  # fmt: skip
+            each = ", ".join(f"{x:.2f}" for x in got[:show]) + (", ..." if len(got) > show else "")
+            lines.append(f"{a} / {b}: {statistics.median(got):.2f}x (median of the {len(got)} "
+                         f"per-round ratios {each})")  # fmt: skip
     lines.append(load_line(idle_before, runs))
     lines += verdict_lines([why for r in runs if (why := unreliable(r, r.workers))])
     return lines

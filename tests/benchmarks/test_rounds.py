@@ -85,6 +85,11 @@ def test_a_window_counts_the_cpu_others_used(monkeypatch: pytest.MonkeyPatch) ->
     assert (got.seconds, got.cpu_s, got.others_cores) == (2.0, 1.0, 1.0)
 
 
+def test_a_block_of_calls_gives_the_seconds_of_one() -> None:
+    one = rounds.per_item(rounds.Timing("ours", 2, 3.0, 1.5, (1.0, 2.0), 0.4), 30)
+    assert (one.seconds, one.cpu_s, one.others_cores, one.round) == (0.1, 0.05, 0.4, 2)
+
+
 def test_an_exited_child_keeps_its_cpu_time_until_reaped_and_after() -> None:
     """A child that exited unreaped (what an adopted sandbox init is) is this process's own CPU
     time, and reaping it moves that time into RUSAGE_CHILDREN without changing the sum."""
@@ -109,6 +114,6 @@ def test_the_report_prints_the_rounds_the_ratio_and_the_verdict() -> None:
             _t("ours", 1, 1.0)]  # fmt: skip
     text = "\n".join(rounds.report("demo", runs, [("peer", "ours")], 0.1))
     assert "| demo | 2 | 1.000 (0.5->0.7, 0.0) | 4.000 (0.5->0.7, 1.5) |" in text
-    assert "peer / ours: 3.50x (median of the per-round ratios 3.00, 4.00)" in text
+    assert "peer / ours: 3.50x (median of the 2 per-round ratios 3.00, 4.00)" in text
     assert "UNRELIABLE (1 runs): other work took cores the tool needed: peer round 2" in text
     assert "no run shared" not in text
