@@ -185,7 +185,10 @@ class Window:
         self.seconds = time.perf_counter() - started
         self.cpu_s = own_cpu_seconds() - own
         others = busy_seconds() - busy - self.cpu_s
-        self.others_cores = max(0.0, others) / self.seconds if busy and self.seconds else 0.0
+        cores = os.cpu_count() or 1  # ticks make a short window's figure coarse: at most these
+        self.others_cores = (
+            min(cores, max(0.0, others) / self.seconds) if busy and self.seconds else 0.0
+        )
         self.load = (load, os.getloadavg()[0])
 
     def timing(self, tool: str, round_: int, workers: int = 1) -> Timing:

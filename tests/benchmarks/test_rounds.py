@@ -85,6 +85,18 @@ def test_a_window_counts_the_cpu_others_used(monkeypatch: pytest.MonkeyPatch) ->
     assert (got.seconds, got.cpu_s, got.others_cores) == (2.0, 1.0, 1.0)
 
 
+def test_others_cores_never_exceed_the_machines(monkeypatch: pytest.MonkeyPatch) -> None:
+    # 10 CPU seconds of others in a 2-second window (clock ticks of a short window) on 2 cores
+    busy, own, clock = iter([100.0, 110.0]), iter([10.0, 10.0]), iter([50.0, 52.0])
+    monkeypatch.setattr(rounds, "busy_seconds", lambda: next(busy))
+    monkeypatch.setattr(rounds, "own_cpu_seconds", lambda: next(own))
+    monkeypatch.setattr(rounds.time, "perf_counter", lambda: next(clock))
+    monkeypatch.setattr(rounds.os, "cpu_count", lambda: 2)
+    with rounds.Window() as window:
+        pass
+    assert window.others_cores == 2.0
+
+
 def test_a_block_of_calls_gives_the_seconds_of_one() -> None:
     one = rounds.per_item(rounds.Timing("ours", 2, 3.0, 1.5, (1.0, 2.0), 0.4), 30)
     assert (one.seconds, one.cpu_s, one.others_cores, one.round) == (0.1, 0.05, 0.4, 2)
