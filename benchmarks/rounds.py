@@ -328,12 +328,13 @@ def verdict_lines(flagged: Sequence[str]) -> list[str]:
 
 def report(
     label: str, runs: Sequence[Timing], pairs: Sequence[tuple[str, str]], idle_before: float,
-    digits: int = 3, show: int = 12,
+    digits: int = 3, show: int = 12, derived: Sequence[Timing] = (),
 ) -> list[str]:  # fmt: skip
     """The rounds table of ``runs`` (seconds, load before->after, others' cores; the first
     ``show`` rounds), the median of the per-round ratios of each ``(numerator, denominator)``
-    pair, the load line and the UNRELIABLE verdict."""
-    have = by_tool(runs)
+    pair, the load line and the UNRELIABLE verdict. ``derived``: runs made of others (a sum of
+    tools), shown and compared but not judged again."""
+    have = by_tool([*runs, *derived])
     tools = list(have)
     rows = rounds_rows(label, have, tools, digits)
     lines = [f"rounds of {label} (each tool once per round, back to back, the order rotating; "
