@@ -231,7 +231,7 @@ def _tool_entry(rs: list[ToolRun], checks: int) -> dict[str, object]:
     return {
         "median_s": round(med, 3),
         "median_exit_s": round(statistics.median(r.seconds for r in rs), 3),
-        # a lower bound: processes killed before reaping their children are not counted
+        # the process tree, sandboxes included (rounds.Window; the key keeps its old name)
         "median_reaped_cpu_s": round(statistics.median(r.cpu_seconds for r in rs), 3),
         # the tool's own process (truepass: the parent's start-up, loading, store and report)
         "median_own_cpu_s": round(statistics.median(r.own_cpu_s for r in rs), 3),

