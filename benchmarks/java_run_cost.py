@@ -11,8 +11,12 @@ else the bundled ``mini-java`` reference fixes), and interleaved:
 * the same without the class-data-sharing archive (``javarun.class_archive``), to show its gain.
 
 Also the floor: ``java -version`` and one JVM that only starts our harness's class path.
-Prints the median per run of each and the ratio truepass / bare, and whether both agree on
-which tests pass (bare: JUnitCore's exit status).
+Each phase of each sample (and each ``--repeat``) is a paired round (benchmarks/rounds.py): the
+three run back to back, the order rotating from round to round. Prints the median per run of
+each, the ratios truepass / bare and truepass / without the archive as medians of the per-round
+ratios, whether all agree on which tests pass (bare: JUnitCore's exit status), the rounds with
+their load average and the cores other work kept busy, and an UNRELIABLE line for every run
+whose cores other work took.
 
     .venv/bin/python benchmarks/java_run_cost.py --suite mini-java --limit 10
     .venv/bin/python benchmarks/java_run_cost.py \
@@ -28,9 +32,25 @@ import argparse
 import os
 import statistics
 import subprocess
+import sys
 import tempfile
 import time
+from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from rounds import (
+    Timing,
+    adopt_orphans,
+    by_tool,
+    median_ratio,
+    reap_orphans,
+    report,
+    rotation,
+    timed,
+)
 
 from truepass.answers import Answer
 from truepass.families.repair import javarun
@@ -41,7 +61,8 @@ from truepass.suites.loader import load_suite
 
 
 def bare_run(code: dict[str, str], tests: dict[str, str]) -> tuple[float, bool]:
-    """javac then JUnitCore outside the sandbox; (seconds, every test passed)."""
+    """javac then JUnitCore outside the sandbox; (seconds, every test passed). Laying the files
+    out is not in the seconds (a round's window includes it)."""
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
         for path, text in {**code, **tests}.items():
@@ -104,6 +125,8 @@ def main() -> None:
     parser.add_argument("--limit", type=int, default=0, help="first N samples (0: all)")
     parser.add_argument("--repeat", type=int, default=1, help="runs of each per sample")
     args = parser.parse_args()
+    idle_before = os.getloadavg()[0]
+    adopt_orphans()  # the sandboxes' CPU time is this process's own
     suite = load_suite(args.suite)
     samples: list[RepairSample] = [s for s in suite.samples if isinstance(s, RepairSample)]
     samples = samples[: args.limit] if args.limit else samples
@@ -114,32 +137,47 @@ def main() -> None:
     print(f"{len(samples)} samples of {suite.name}, visible+hidden tests on the reference fix")
     for name, seconds in floor().items():
         print(f"  floor: {name}: {seconds:.3f} s")
-    bare, ours, plain, disagree = [], [], [], []
+    disagree: list[str] = []
+    timings: list[Timing] = []
+    n = 0
     for sample in samples:
         fixed = apply_to_sample(sample, Answer(diff=sample.fix)).files
         for tests in (sample.tests.visible, sample.tests.hidden):
             if not tests:
                 continue
             for _ in range(args.repeat):
-                b, b_ok = bare_run(fixed, tests)
-                t, t_ok = truepass_run(fixed, tests, limits, archive)
-                p, p_ok = truepass_run(fixed, tests, limits, None)
-                bare.append(b)
-                ours.append(t)
-                plain.append(p)
-                if not b_ok == t_ok == p_ok:
-                    disagree.append(
-                        f"{sample.id}: bare {b_ok}, truepass {t_ok}, without the archive {p_ok}"
-                    )
+                runs: dict[str, Callable[[], tuple[float, bool]]] = {
+                    "bare": lambda f=fixed, t=tests: bare_run(f, t),
+                    "truepass": lambda f=fixed, t=tests: truepass_run(f, t, limits, archive),
+                    "no archive": lambda f=fixed, t=tests: truepass_run(f, t, limits, None),
+                }
+                ok = {}
+                for name in rotation(list(runs), n):
+                    (seconds, ok[name]), timing = timed(name, n, runs[name])
+                    timings.append(replace(timing, seconds=seconds))  # the run's own seconds
+                reap_orphans()
+                n += 1
+                if not ok["bare"] == ok["truepass"] == ok["no archive"]:
+                    disagree.append(f"{sample.id}: bare {ok['bare']}, truepass {ok['truepass']}, "
+                                    f"without the archive {ok['no archive']}")  # fmt: skip
+    have = by_tool(timings)
+    bare, ours, plain = (
+        [t.seconds for t in have[name]] for name in ("bare", "truepass", "no archive")
+    )
     mb, mt, mp = statistics.median(bare), statistics.median(ours), statistics.median(plain)
     print(f"  runs: {len(bare)} of each")
     print(f"  bare javac + JUnitCore, outside any sandbox: median {mb:.3f} s per run")
     print(f"  truepass (sandbox, one JVM: javac API + JUnit): median {mt:.3f} s per run")
     print(f"  truepass without its class archive: median {mp:.3f} s per run")
-    print(f"  truepass / bare: {mt / mb:.2f}x; truepass / without the archive: {mt / mp:.2f}x")
+    vs_bare = median_ratio(have["truepass"], have["bare"]) or float("nan")
+    vs_plain = median_ratio(have["truepass"], have["no archive"]) or float("nan")
+    print(f"  truepass / bare: {vs_bare:.2f}x; truepass / without the archive: {vs_plain:.2f}x "
+          "(medians of the per-round ratios)")  # fmt: skip
     print(f"  outcome disagreements: {len(disagree)}")
     for line in disagree[:20]:
         print(f"    {line}")
+    pairs = [("truepass", "bare"), ("truepass", "no archive")]
+    print("\n".join(report("java runs", timings, pairs, idle_before)))
 
 
 if __name__ == "__main__":

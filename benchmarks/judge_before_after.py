@@ -29,8 +29,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from peers_tools import REPO, ToolRun, paired_ratios, run_floor, run_truepass, unreliable
+from peers_tools import REPO, ToolRun, run_floor, run_truepass, unreliable
 from peers_workloads import load_problems, scale_workloads, write_files
+from rounds import paired_ratios, rotation, verdict_lines
 
 DEFAULT_FIX = REPO.parent / "shared" / "benchmarks" / "humanevalpack-python"
 LIMIT_S = 3600.0
@@ -65,7 +66,7 @@ def main(argv: list[str] | None = None) -> int:
         del runs["floor"]
     order = list(runs)
     for r in range(args.rounds):
-        for name in order[r % len(order) :] + order[: r % len(order)]:
+        for name in rotation(order, r):
             run_dir = work / "runs" / name / str(r)
             got = (run_floor(files, run_dir, LIMIT_S, 0.25) if name == "floor"
                    else truepass(name, run_dir))  # fmt: skip
@@ -100,8 +101,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"verdicts: {len(differ)} of {checks} checks differ between the trees"
           + (f" (first: {differ[:5]})" if differ else ""))  # fmt: skip
     flagged = [why for rs in runs.values() for x in rs if (why := unreliable(x))]
-    if flagged:
-        print(f"UNRELIABLE ({len(flagged)} runs): " + "; ".join(flagged))
+    print("\n".join(verdict_lines(flagged)))
     if args.json:
         data = {
             "checks": checks, "ratios": ratios, "differ": len(differ), "unreliable": flagged,

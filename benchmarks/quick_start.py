@@ -8,9 +8,10 @@ with the other tree's, back to back (the order alternating between rounds), each
 ``python -m truepass.cli`` process with the interpreter's bytecode caches written and warm (one
 untimed run of each first); ``truepass suites`` finds its listing cache warm too. Reported: the
 median wall-clock and CPU seconds over the rounds, the median of the per-round ratios
-(before / after), and the 1-minute load average before and after every round. A round whose load
-average is above the machine's core count minus one (a command uses one core) is counted as
-loaded, and the figures are marked unreliable when any round was.
+(before / after), the 1-minute load average before and after every round, and an UNRELIABLE line
+for every command whose cores other work took while it ran (benchmarks/rounds.py: the cores
+other processes kept busy, from ``/proc/stat`` less the command's own CPU time, above the one
+core a command leaves spare, plus 0.2).
 """
 
 from __future__ import annotations
@@ -18,30 +19,29 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import resource
 import statistics
 import subprocess
 import sys
-import time
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from rounds import Timing, Window, by_tool, median_ratio, rotation, unreliable, verdict_lines
 
 REPO = Path(__file__).resolve().parents[1]
 COMMANDS = (("--help",), ("suites",))
 GOAL_S = 0.3
 
 
-def timed(src: Path, args: tuple[str, ...]) -> tuple[float, float]:
-    """Wall-clock and CPU seconds (user + system, the child's) of one ``truepass ARGS``."""
+def timed(src: Path, args: tuple[str, ...], tool: str = "", round_: int = 0) -> Timing:
+    """One ``truepass ARGS``: its window (wall-clock seconds; CPU seconds, the child's and this
+    process's; load; others' cores)."""
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
     env["PYTHONPATH"] = str(src)
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    started = time.perf_counter()
-    subprocess.run([sys.executable, "-m", "truepass.cli", *args], env=env, check=True,
-                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)  # fmt: skip
-    wall = time.perf_counter() - started
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    return wall, cpu
+    with Window() as window:
+        subprocess.run([sys.executable, "-m", "truepass.cli", *args], env=env, check=True,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)  # fmt: skip
+    return window.timing(tool, round_)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -55,19 +55,17 @@ def main(argv: list[str] | None = None) -> int:
         for command in COMMANDS:
             timed(src, command)
     cores = os.cpu_count() or 1
-    rows: dict[str, dict[str, list[float]]] = {}
+    runs: list[Timing] = []
     loads: list[tuple[float, float]] = []
     for n in range(args.rounds):
         load_before = os.getloadavg()[0]
-        order = list(trees.items()) if n % 2 == 0 else list(reversed(trees.items()))
         for command in COMMANDS:
-            for name, src in order:
-                wall, cpu = timed(src, command)
-                row = rows.setdefault(f"{' '.join(command)} {name}", {"wall": [], "cpu": []})
-                row["wall"].append(wall)
-                row["cpu"].append(cpu)
+            for name in rotation(list(trees), n):
+                runs.append(timed(trees[name], command, f"{' '.join(command)} {name}", n))
         loads.append((load_before, os.getloadavg()[0]))
-    busy = [i + 1 for i, (a, b) in enumerate(loads) if max(a, b) > cores - 1]
+    have = by_tool(runs)
+    rows = {key: {"wall": [r.seconds for r in rs], "cpu": [r.cpu_s for r in rs]}
+            for key, rs in have.items()}  # fmt: skip
     print(f"{args.rounds} paired rounds on {cores} cores; load average (1 min) before/after "
           "each round: " + ", ".join(f"{a:.1f}/{b:.1f}" for a, b in loads))  # fmt: skip
     print(f"| command | tree | wall s (median) | CPU s (median) | under {GOAL_S} s |")
@@ -81,18 +79,10 @@ def main(argv: list[str] | None = None) -> int:
     if "before" in trees:
         for command in COMMANDS:
             c = " ".join(command)
-            per_round = [
-                b / a
-                for b, a in zip(
-                    rows[f"{c} before"]["wall"], rows[f"{c} after"]["wall"], strict=True
-                )
-            ]
-            ratios[c] = statistics.median(per_round)
+            ratios[c] = median_ratio(have[f"{c} before"], have[f"{c} after"])
             print(f"truepass {c}: median of the per-round ratios before/after {ratios[c]:.2f}x")
-    if busy:
-        print(f"UNRELIABLE: the load average exceeded {cores - 1} (cores minus the command's one) "
-              f"in round(s) {', '.join(map(str, busy))}: other work shared the cores, so wall "
-              "times are longer than on an idle machine (CPU times less so)")  # fmt: skip
+    busy = [why for r in runs if (why := unreliable(r, 1))]
+    print("\n".join(verdict_lines(busy)))
     if args.json:
         data = {"rows": rows, "ratios": ratios, "loads": loads, "cores": cores, "busy": busy}
         args.json.write_text(json.dumps(data, indent=2) + "\n")

@@ -11,8 +11,12 @@ pytest runs with the default ``JudgeConfig``), in one process and interleaved pe
 * ``warm``: truepass's judge, every test run forked from a warm sandboxed pytest worker
   (``truepass.sandbox.testpool``); the pool is started before timing (its start is shown apart).
 
-Prints the median time per attempt of each, their ratios, and whether the verdicts agree (cold
-and warm must give the same verdict; bare "passes" when all four runs exit 0). Then, on the
+Each attempt of a sample is a paired round (benchmarks/rounds.py): the three run back to back,
+the order rotating. Prints the median time per attempt of each, their ratios (medians of the
+per-round ratios), and whether the verdicts agree (cold and warm must give the same verdict; bare
+"passes" when all four runs exit 0); then, per suite, the rounds with the load average and the
+cores other work kept busy (the sandboxes' and the warm pool's CPU time counted as this
+process's own), and an UNRELIABLE line for every run whose cores other work took. Then, on the
 public benchmarks given with ``--agreement`` (default: QuixBugs and HumanEvalFix from
 ../shared/benchmarks when present), checks every sample and judges its reference fix and its
 unchanged code warm and cold, and lists every verdict or phase result that differs (there must
@@ -36,8 +40,21 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from rounds import (
+    Timing,
+    adopt_orphans,
+    by_tool,
+    median_ratio,
+    reap_orphans,
+    report,
+    rotation,
+    timed,
+)
 
 from truepass.answers import Answer
 from truepass.families.repair import languages, runners
@@ -115,6 +132,12 @@ class SuiteTimes:
     bare_agree: int = 0  # bare passes exactly when truepass says correct or plausible
     attempts: int = 0
     disagreements: list[str] = field(default_factory=list)
+    timings: list[Timing] = field(default_factory=list)  # one per method and round
+
+    def ratio(self, a: str, b: str) -> float:
+        """The median of the per-round ratios ``a / b``."""
+        have = by_tool(self.timings)
+        return median_ratio(have.get(a, []), have.get(b, [])) or float("nan")
 
 
 def time_suite(name: str, limit: int | None, repeat: int) -> SuiteTimes:
@@ -129,12 +152,15 @@ def time_suite(name: str, limit: int | None, repeat: int) -> SuiteTimes:
         ("cold", lambda s: judged_attempt(s, checks[s.id], False)),
         ("warm", lambda s: judged_attempt(s, checks[s.id], True)),
     ]
-    for index, sample in enumerate(samples):
-        for round_ in range(repeat):
-            shift = (index + round_) % len(methods)  # each method goes first in turn
+    for sample in samples:
+        for _ in range(repeat):
+            n = out.attempts  # the round
             results: dict[str, object] = {}
-            for label, method in methods[shift:] + methods[:shift]:
-                results[label] = method(sample)
+            for label, method in rotation(methods, n):  # each method goes first in turn
+                results[label], timing = timed(label, n, lambda m=method, s=sample: m(s))
+                seconds = results[label][0]  # type: ignore[index]
+                out.timings.append(replace(timing, seconds=seconds))  # the method's own
+            reap_orphans()
             bare_s, bare_ok = results["bare"]  # type: ignore[misc]
             cold_s, cold = results["cold"]  # type: ignore[misc]
             warm_s, warm = results["warm"]  # type: ignore[misc]
@@ -211,6 +237,8 @@ def main() -> None:
     args = parser.parse_args()
 
     began = time.monotonic()
+    idle_before = os.getloadavg()[0]
+    adopt_orphans()  # the sandboxes' CPU time is this process's own
     use(True)
     started = time.monotonic()
     warmup = load_suite("mini").samples[0]
@@ -232,12 +260,17 @@ def main() -> None:
     for row in rows:
         bare, cold, warm = _median(row.bare), _median(row.cold), _median(row.warm)
         print(f"| {row.name} | {row.attempts} | {bare:.3f} s | {cold:.3f} s | {warm:.3f} s "
-              f"| {cold / bare:.2f} | {warm / bare:.2f} | {warm / cold:.2f} "
+              f"| {row.ratio('cold', 'bare'):.2f} | {row.ratio('warm', 'bare'):.2f} "
+              f"| {row.ratio('warm', 'cold'):.2f} "
               f"| {row.agree}/{row.attempts} | {row.bare_agree}/{row.attempts} |")  # fmt: skip
     for row in rows:
         for line in row.disagreements:
             print(f"DISAGREE {row.name} {line}")
-    print("(median seconds per judged attempt of the reference fix: 4 pytest runs)\n")
+    print("(median seconds per judged attempt of the reference fix: 4 pytest runs; ratios: "
+          "medians of the per-round ratios)\n")  # fmt: skip
+    for row in rows:
+        pairs = [("cold", "bare"), ("warm", "bare"), ("warm", "cold")]
+        print("\n".join(report(row.name, row.timings, pairs, idle_before)) + "\n")
 
     if args.agreement != "none":
         for fmt in args.agreement.split(","):

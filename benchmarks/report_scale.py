@@ -1,14 +1,20 @@
 """The HTML report of a large run: its size, the time to write it and to open it in Chromium.
 
     .venv/bin/python benchmarks/report_scale.py RUN_DIR [RUN_DIR ...] [--peer-timeout 120]
+        [--rounds 3]
 
 Writes the report of the run directories twice, each in a fresh file: as truepass writes it
 (grouped per sample above ``truepass.report.groups.PAGE_LIMIT`` attempts) and, as the peer, the
 per-attempt report truepass wrote before (a row and a page per attempt: the limit raised above
 the run's size). Each is opened in Debian's headless Chromium (``/usr/bin/chromium``, driven by
 Playwright, as the report's browser test does) and timed from navigation to the ``load`` event
-and to the attempts table answering a filter. Prints sizes, times and the peer / truepass
-ratios. A peer that does not load within ``--peer-timeout`` seconds is reported as such.
+and to the attempts table answering a filter. Each round (``--rounds``, benchmarks/rounds.py)
+writes and opens both back to back, the order rotating. Prints sizes, median times and the peer /
+truepass ratios (medians of the per-round ratios), then the rounds (writing and opening, with the
+load average and the cores other work kept busy: Chromium's processes are this process's
+descendants, so their CPU time is its own) and an UNRELIABLE line for every run whose cores other
+work took (Chromium runs several processes: the spare cores are counted beside two). A peer that
+does not load within ``--peer-timeout`` seconds is reported as such.
 
 Make a run of 100,000 codegen attempts with a replayed patches file, e.g.::
 
@@ -20,10 +26,16 @@ Nothing here asserts a time; compare figures of one run only.
 from __future__ import annotations
 
 import argparse
+import os
 import resource
+import statistics
 import sys
 import time
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from rounds import Timing, report, rotation, timed
 
 from truepass.report import groups, write_report
 
@@ -45,32 +57,47 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", type=Path, default=Path("/tmp/report-scale"))
     ap.add_argument("--peer-timeout", type=float, default=120.0)
     ap.add_argument("--no-peer", action="store_true", help="only truepass's own report")
+    ap.add_argument("--rounds", type=int, default=3, help="paired rounds")
     args = ap.parse_args(argv)
+    idle_before = os.getloadavg()[0]
     args.out.mkdir(parents=True, exist_ok=True)
-    rows = [measure("truepass (grouped)", args.runs, args.out / "grouped.html", None, 60.0)]
+    kinds = {"truepass (grouped)": (args.out / "grouped.html", None, 60.0)}
     if not args.no_peer:
-        rows.append(
-            measure(
-                "per-attempt (peer)",
-                args.runs,
-                args.out / "per-attempt.html",
-                10**9,
-                args.peer_timeout,
-            )
-        )
+        kinds["per-attempt (peer)"] = (args.out / "per-attempt.html", 10**9, args.peer_timeout)
+    rows: dict[str, list[dict[str, object]]] = {name: [] for name in kinds}
+    timings: list[Timing] = []
+    for r in range(max(1, args.rounds)):
+        for name in rotation(list(kinds), r):
+            run = lambda n=name, k=kinds[name]: measure(n, args.runs, *k)  # noqa: E731
+            row, timing = timed(name, r, run, workers=2)
+            rows[name].append(row)
+            timings.append(timing)
     print(f"\n{'report':<22}{'attempts':>10}{'MB':>10}{'write s':>10}{'load s':>10}"
           f"{'filter s':>10}")  # fmt: skip
-    for r in rows:
-        print(f"{r['name']:<22}{r['attempts']:>10}{r['mb']:>10.1f}{r['write_s']:>10.1f}"
-              f"{_fmt(r['load_s']):>10}{_fmt(r['filter_s']):>10}")  # fmt: skip
+    for name, runs in rows.items():
+        r = runs[0]
+        print(f"{name:<22}{r['attempts']:>10}{r['mb']:>10.1f}{_median(runs, 'write_s'):>10}"
+              f"{_median(runs, 'load_s'):>10}{_median(runs, 'filter_s'):>10}")  # fmt: skip
     if len(rows) == 2:
-        mine, peer = rows
-        print(f"\nsize: per-attempt / grouped = {peer['mb'] / mine['mb']:.0f}x")
-        if isinstance(peer["load_s"], float) and isinstance(mine["load_s"], float):
-            print(f"load: per-attempt / grouped = {peer['load_s'] / mine['load_s']:.1f}x")
+        mine, peer = rows.values()
+        print(f"\nsize: per-attempt / grouped = {peer[0]['mb'] / mine[0]['mb']:.0f}x")
+        loads = [p["load_s"] / m["load_s"] for m, p in zip(mine, peer, strict=True)
+                 if isinstance(p["load_s"], float) and isinstance(m["load_s"], float)]  # fmt: skip
+        if loads:
+            print(f"load: per-attempt / grouped = {statistics.median(loads):.1f}x (median of "
+                  f"{len(loads)} per-round ratios)")  # fmt: skip
         else:
             print(f"load: the per-attempt report did not load in {args.peer_timeout:.0f} s")
+    pairs = [("per-attempt (peer)", "truepass (grouped)")]
+    print("\n".join(report("write + open", timings, pairs, idle_before)))
     return 0
+
+
+def _median(runs: list[dict[str, object]], key: str) -> str:
+    """The median of a timed figure over the rounds, or what stopped it (the first reason)."""
+    got = [r[key] for r in runs]
+    numbers = [x for x in got if isinstance(x, float)]
+    return f"{statistics.median(numbers):.2f}" if len(numbers) == len(got) else _fmt(got[0])
 
 
 def _fmt(x: object) -> str:

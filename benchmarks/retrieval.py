@@ -11,12 +11,15 @@ target itself, half generated fresh; every other one with ``same_project=True``)
   candidate with ``collections.Counter`` documents, the same guard written as ``if`` statements
   per candidate, and a sort,
 
-alternating which goes first from query to query. Prints the median, 90th percentile and mean time
-per query of each (wall clock, and CPU time of the process, steadier on a busy machine) and their
-ratio, the time to build each index, and how often the two agree: the same top-1, the same top
-``k`` in the same order, and the same guard counts. A disagreement whose two lists have the same
-reference (float64) scores position by position, within 1e-5 relative, is a near-tie that bm25s's
-float32 scores break the other way, and is counted apart.
+in paired rounds (benchmarks/rounds.py): the queries are split into ``--rounds`` chunks, and each
+round runs both on its chunk back to back, the order rotating. Prints the median, 90th percentile
+and mean time per query of each (wall clock, and CPU time of the process, steadier on a busy
+machine), their ratio of medians and the median of the per-round ratios of the chunks' times, the
+rounds with the load average and the cores other work kept busy (and an UNRELIABLE line for every
+chunk whose cores other work took), the time to build each index, and how often the two agree:
+the same top-1, the same top ``k`` in the same order, and the same guard counts. A disagreement
+whose two lists have the same reference (float64) scores position by position, within 1e-5
+relative, is a near-tie that bm25s's float32 scores break the other way, and is counted apart.
 
 Then, when the ``embed`` extra is installed (``--no-embedding`` skips it), the same queries on
 ``Retriever(pool, method="embedding")``: embedding the pool with all-MiniLM-L6-v2 is a one-off
@@ -24,6 +27,7 @@ cost, printed apart (with torch on one thread, as truepass runs it); per query, 
 beside a plain reference: sentence-transformers' ``util.cos_sim`` of the query's embedding with
 every pool embedding (the same vectors), the same ``if``-statement guard, and a heap. A target from
 the pool reuses its own embedding in both; a fresh target is embedded in both (reported apart).
+The same paired rounds of chunks (pooled and fresh targets together) give its per-round ratios.
 
     .venv/bin/python benchmarks/retrieval.py
     .venv/bin/python benchmarks/retrieval.py --pool 20000 --queries 500 --k 3
@@ -40,10 +44,18 @@ import os
 import platform
 import random
 import statistics
+import sys
 import time
 from collections import Counter
+from collections.abc import Callable
 from datetime import UTC, datetime
 from importlib.metadata import version
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from rounds import Timing, by_tool, median_ratio, report, rotation, timed
 
 from truepass.prompts.retrieval import (
     BM25_B,
@@ -229,9 +241,39 @@ def _ms(values: list[float]) -> str:
     )
 
 
+Query = tuple[Any, float, float]  # a tool's answer to one query, its wall and CPU seconds
+
+
+def paired_chunks(
+    targets: list[Candidate], n_rounds: int, tools: dict[str, Callable[[int, Candidate], Any]]
+) -> tuple[dict[str, dict[int, Query]], list[Timing]]:
+    """Every tool on every target, in paired rounds: round r's chunk of the targets by each
+    tool back to back, the order rotating; per tool and target index its answer and times, and
+    each chunk's window."""
+    n_rounds = max(1, min(n_rounds, len(targets)))
+    size = -(-len(targets) // n_rounds)
+    got: dict[str, dict[int, Query]] = {name: {} for name in tools}
+    timings = []
+    for r in range(n_rounds):
+        chunk = list(enumerate(targets))[r * size : (r + 1) * size]
+        for name in rotation(list(tools), r):
+
+            def run(fn: Callable[[int, Candidate], Any] = tools[name],
+                    out: dict[int, Query] = got[name],
+                    todo: list[tuple[int, Candidate]] = chunk) -> None:  # fmt: skip
+                for j, target in todo:
+                    start, start_cpu = time.perf_counter(), time.process_time()
+                    answer = fn(j, target)
+                    out[j] = (answer, time.perf_counter() - start, time.process_time() - start_cpu)
+
+            timings.append(timed(name, r, run)[1])
+    return got, timings
+
+
 def embedding_part(
-    pool: list[Candidate], targets: list[Candidate], reference: Reference, k: int
-) -> None:
+    pool: list[Candidate], targets: list[Candidate], reference: Reference, k: int,
+    n_rounds: int, idle_before: float,
+) -> None:  # fmt: skip
     """The embedding retriever on the same pool and queries (see the module docstring)."""
     import numpy as np
 
@@ -258,6 +300,10 @@ def embedding_part(
     for i, c in enumerate(pool):
         rows.setdefault(c.text, i)
     plain = EmbeddingReference(reference, np.ascontiguousarray(vectors), rows)
+    got, timings = paired_chunks(targets, n_rounds, {
+        "ours": lambda j, t: retriever.select(t, k, same_project=j % 4 in (1, 2)),
+        "plain": lambda j, t: plain.select(t, k, j % 4 in (1, 2)),
+    })  # fmt: skip
     times: dict[str, dict[str, list[float]]] = {
         f"{who} {kind}": {"wall": [], "cpu": []}
         for who in ("ours", "plain")
@@ -265,20 +311,13 @@ def embedding_part(
     }
     top1 = topk = guard = ties = 0
     for j, target in enumerate(targets):
-        same = j % 4 in (1, 2)
         kind = "pooled" if target.text in rows else "fresh"
-        runs = {}
-        for who in ("ours", "plain") if j % 2 == 0 else ("plain", "ours"):
-            start, start_cpu = time.perf_counter(), time.process_time()
-            if who == "ours":
-                sel = retriever.select(target, k, same_project=same)
-                runs[who] = (sel.shown_ids, sel.removed)
-            else:
-                ids, removed, sims = plain.select(target, k, same)
-                runs[who] = (ids, removed)
-            times[f"{who} {kind}"]["wall"].append(time.perf_counter() - start)
-            times[f"{who} {kind}"]["cpu"].append(time.process_time() - start_cpu)
-        (a_ids, a_removed), (b_ids, b_removed) = runs["ours"], runs["plain"]
+        for who in ("ours", "plain"):
+            times[f"{who} {kind}"]["wall"].append(got[who][j][1])
+            times[f"{who} {kind}"]["cpu"].append(got[who][j][2])
+        sel = got["ours"][j][0]
+        a_ids, a_removed = sel.shown_ids, sel.removed
+        b_ids, b_removed, sims = got["plain"][j][0]
         guard += a_removed == b_removed
         top1 += a_ids[:1] == b_ids[:1]
         if a_ids == b_ids:
@@ -315,6 +354,7 @@ def embedding_part(
         f"  agreement: top-1 {top1}/{n}, top-{k} in order {topk}/{n}, guard counts {guard}/{n}; "
         f"top-{k} disagreements that are near-ties (within 1e-6): {ties}/{n - topk}"
     )
+    print("\n".join(report("embedding queries", timings, [("plain", "ours")], idle_before)))
 
 
 def main() -> None:
@@ -326,7 +366,9 @@ def main() -> None:
     parser.add_argument(
         "--no-embedding", action="store_true", help="skip the embedding retriever's part"
     )
+    parser.add_argument("--rounds", type=int, default=5, help="paired rounds (query chunks)")
     args = parser.parse_args()
+    idle_before = os.getloadavg()[0]
 
     print(
         f"python {platform.python_version()}, numpy {version('numpy')}, bm25s {version('bm25s')}, "
@@ -355,28 +397,22 @@ def main() -> None:
         rng.choice(pool) if j % 2 == 0 else candidate(rng, f"fresh{j:04d}")
         for j in range(args.queries)
     ]
-    passed: list[int] = []
-    ours: list[float] = []
-    plain: list[float] = []
-    ours_cpu: list[float] = []
-    plain_cpu: list[float] = []
+    got, timings = paired_chunks(
+        targets,
+        args.rounds,
+        {
+            "ours": lambda j, t: retriever.select(t, args.k, same_project=j % 4 in (1, 2)),
+            "plain": lambda j, t: reference.select(t, args.k, j % 4 in (1, 2)),
+        },
+    )  # fmt: skip  (same_project on every other pair: pooled and fresh targets both get it)
+    passed = [got["ours"][j][0].passed for j in range(len(targets))]
+    ours, ours_cpu = ([got["ours"][j][i] for j in range(len(targets))] for i in (1, 2))
+    plain, plain_cpu = ([got["plain"][j][i] for j in range(len(targets))] for i in (1, 2))
     position = {c.id: i for i, c in enumerate(pool)}
     top1 = topk = guard = ties1 = tiesk = 0
     for j, target in enumerate(targets):
-        same = j % 4 in (1, 2)  # every other pair: pooled and fresh targets both get it
-        runs = {}
-        for who in ("ours", "plain") if j % 2 == 0 else ("plain", "ours"):
-            start, start_cpu = time.perf_counter(), time.process_time()
-            if who == "ours":
-                sel = retriever.select(target, args.k, same_project=same)
-                runs[who] = (sel.shown_ids, sel.removed)
-                passed.append(sel.passed)
-            else:
-                runs[who] = reference.select(target, args.k, same)
-            wall, cpu = time.perf_counter() - start, time.process_time() - start_cpu
-            (ours if who == "ours" else plain).append(wall)
-            (ours_cpu if who == "ours" else plain_cpu).append(cpu)
-        (a_ids, a_removed), (b_ids, b_removed) = runs["ours"], runs["plain"]
+        sel = got["ours"][j][0]
+        (a_ids, a_removed), (b_ids, b_removed) = (sel.shown_ids, sel.removed), got["plain"][j][0]
         guard += a_removed == b_removed
         if a_ids == b_ids:
             topk += 1
@@ -406,7 +442,9 @@ def main() -> None:
         print(f"  {'':34s} cpu  {_ms(cpu)}")
     wall_ratio = statistics.median(plain) / statistics.median(ours)
     cpu_ratio = statistics.median(plain_cpu) / statistics.median(ours_cpu)
-    print(f"  ratio of medians (plain / ours): wall {wall_ratio:.1f}x, cpu {cpu_ratio:.1f}x")
+    paired = median_ratio(by_tool(timings)["plain"], by_tool(timings)["ours"]) or float("nan")
+    print(f"  ratio of medians (plain / ours): wall {wall_ratio:.1f}x, cpu {cpu_ratio:.1f}x; "
+          f"median of the per-round ratios (wall, chunks) {paired:.1f}x")  # fmt: skip
     print(
         f"agreement: top-1 {top1}/{n}, top-{args.k} in order {topk}/{n}, guard counts {guard}/{n}"
     )
@@ -414,6 +452,7 @@ def main() -> None:
         f"  disagreements that are float32 near-ties (same float64 scores position by position): "
         f"top-1 {ties1}/{n - top1}, top-{args.k} {tiesk}/{n - topk}"
     )
+    print("\n".join(report("BM25 queries", timings, [("plain", "ours")], idle_before)))
     if args.no_embedding:
         return
     from truepass.metrics import minilm
@@ -421,7 +460,7 @@ def main() -> None:
     if not minilm.available():
         print(f"\nembedding: skipped, the '{minilm.EXTRA}' extra is not installed")
         return
-    embedding_part(pool, targets, reference, args.k)
+    embedding_part(pool, targets, reference, args.k, args.rounds, idle_before)
 
 
 if __name__ == "__main__":

@@ -7,7 +7,11 @@ the coverage map of the buggy code once (timed apart: it is paid once per sample
 directory, not per attempt). Prints the median and total judge time per attempt, for all attempts
 and for those that reach the hidden phase (the only ones selection can change), the ratio, how
 the selected phases ran, and every attempt whose verdict or hidden outcome differs (there must be
-none).
+none). Each attempt is a paired round (benchmarks/rounds.py): judged off and on back to back, the
+order alternating; the ratio of all judged attempts is also given as the median of the per-round
+ratios, with the rounds' load average, the cores other work kept busy (the sandboxes' CPU time
+counted as this process's own) and an UNRELIABLE line for every judgement whose cores other work
+took.
 
     .venv/bin/python benchmarks/test_selection.py                 # project when bundled, else mini
     .venv/bin/python benchmarks/test_selection.py --suite mini --limit 10
@@ -20,12 +24,17 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import statistics
 import sys
 import time
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from rounds import Timing, adopt_orphans, reap_orphans, report, rotation, timed
 
 from truepass.answers import Answer
 from truepass.families.repair.checks import RepairCheck
@@ -107,6 +116,8 @@ def main() -> int:
     ap.add_argument("--reruns", type=int, default=1, help="as in a run (default 1)")
     ap.add_argument("--answers", type=Path, default=None, help="templates answers cache (JSONL)")
     args = ap.parse_args()
+    idle_before = os.getloadavg()[0]
+    adopt_orphans()  # the sandboxes' CPU time is this process's own
 
     suite = load_suite(args.suite)
     samples = [s for s in suite.samples if isinstance(s, RepairSample)][: args.limit]
@@ -139,13 +150,16 @@ def main() -> int:
 
     print(f"judging {len(answers)} attempts twice ...", file=sys.stderr)
     pairs: list[Pair] = []
+    timings: list[Timing] = []
     for i, (sid, solver, answer) in enumerate(answers):
         sample, check = next(s for s in samples if s.id == sid), checks[sid]
-        first, second = (off, on) if i % 2 == 0 else (on, off)
-        a = judge(sample, answer, check, first)
-        b = judge(sample, answer, check, second)
-        j_off, j_on = (a, b) if first is off else (b, a)
-        pairs.append(Pair(sid, solver, j_off, j_on))
+        got: dict[str, Judged] = {}
+        for name, config in rotation([("off", off), ("on", on)], i):
+            run = lambda c=config, s=sample, a=answer, k=check: judge(s, a, k, c)  # noqa: E731
+            got[name], timing = timed(name, i, run)
+            timings.append(replace(timing, seconds=got[name].duration_s))  # the judge's own
+        reap_orphans()
+        pairs.append(Pair(sid, solver, got["off"], got["on"]))
 
     def times(sel: list[Pair], attr: str) -> list[float]:
         return [getattr(p, attr).duration_s for p in sel]
@@ -176,6 +190,7 @@ def main() -> int:
             f"{label:<28}{len(sel):>5}{_median(a):>11.2f}s{_median(b):>10.2f}s{ratio:>7.2f}"
             f"{sum(a):>10.1f}s{sum(b):>9.1f}s"
         )
+    print("\n" + "\n".join(report("attempts", timings, [("on", "off")], idle_before)))
     print(f"\nhidden phases by solver: {dict(Counter(p.solver for p in hidden))}")
     records = [p.on.hidden.selection for p in hidden if p.on.hidden and p.on.hidden.selection]
     first = [r for r in records if not r.fallback]

@@ -31,8 +31,12 @@ model in every call); and ``truepass text_scores`` (all six scores) beside the s
 peers per answer. truepass's embedding cache is emptied before each timing. The agreement of the
 values is printed too.
 
-Ratios are truepass's median time over the peer's: above 1 is slower than the peer. Not a test:
-nothing here is asserted (docs/metrics.md quotes a run).
+Every repeat is a paired round (benchmarks/rounds.py): every computation once over the whole
+workload, back to back, the order rotating. Ratios are the median of the per-round ratios of
+truepass's time over the peer's (``peers together``: the sum of the peers' times in the round):
+above 1 is slower than the peer. After each table, the rounds with the load average and the cores
+other work kept busy, and an UNRELIABLE line for every computation whose cores other work took.
+Not a test: nothing here is asserted (docs/metrics.md quotes a run).
 """
 
 from __future__ import annotations
@@ -47,6 +51,11 @@ import sys
 import time
 from collections.abc import Callable
 from importlib.metadata import version
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from rounds import Timing, by_tool, median_ratio, report, run_rounds
 
 from truepass.metrics import text
 
@@ -123,20 +132,17 @@ def peers(wordnet) -> dict[str, Callable[[str, str], object]]:
     }
 
 
-def _timed(
-    tools: dict[str, Callable[[], object]], repeats: int, before: Callable[[], None] = lambda: None
-) -> dict[str, list[float]]:
-    """Each tool's time per repeat; the order of tools rotates between repeats."""
-    times: dict[str, list[float]] = {name: [] for name in tools}
-    for repeat in range(repeats):
-        order = list(tools)
-        order = order[repeat % len(order) :] + order[: repeat % len(order)]
-        for name in order:
-            before()
-            start = time.perf_counter()
-            tools[name]()
-            times[name].append(time.perf_counter() - start)
-    return times
+def _together(have: dict[str, list[Timing]], names: list[str], label: str) -> list[Timing]:
+    """Per round, the runs of ``names`` as one: their seconds summed (the plain computation of
+    the same scores), the highest others' cores of them."""
+    rounds = sorted(set.intersection(*({t.round for t in have[n]} for n in names)))
+    out = []
+    for r in rounds:
+        runs = [next(t for t in have[n] if t.round == r) for n in names]
+        out.append(Timing(label, r, sum(t.seconds for t in runs), sum(t.cpu_s for t in runs),
+                          (runs[0].load[0], runs[-1].load[1]),
+                          max(t.others_cores for t in runs)))  # fmt: skip
+    return out
 
 
 def _per_pair(fn: Callable[[str, str], object], pairs: list[tuple[str, str]]) -> Callable[[], None]:
@@ -147,17 +153,18 @@ def _per_pair(fn: Callable[[str, str], object], pairs: list[tuple[str, str]]) ->
     return run
 
 
-def _table(per_1000: dict[str, float], ratios: list[tuple[str, str]]) -> None:
+def _table(per_1000: dict[str, float], ratios: list[tuple[str, str]],
+           have: dict[str, list[Timing]]) -> None:  # fmt: skip
     print(f"{'computation':44} {'s / 1,000':>10}")
     for name, seconds in per_1000.items():
         print(f"{name:44} {seconds:10.3f}")
-    print("\nratio (truepass / peer; above 1: truepass slower)")
+    print("\nratio (truepass / peer, the median of the per-round ratios; above 1: truepass slower)")
     for ours_name, peer_name in ratios:
-        ratio = per_1000[ours_name] / per_1000[peer_name]
+        ratio = median_ratio(have[ours_name], have[peer_name]) or float("nan")
         print(f"{ours_name:38} / {peer_name:38} {ratio:6.2f}")
 
 
-def lexical(pairs: list[tuple[str, str]], repeats: int) -> None:
+def lexical(pairs: list[tuple[str, str]], repeats: int, idle_before: float) -> None:
     """BLEU, ROUGE and METEOR beside sacrebleu, rouge-score and nltk."""
     start = time.perf_counter()
     wordnet = text._wordnet(text.wordnet_dir())
@@ -182,9 +189,11 @@ def lexical(pairs: list[tuple[str, str]], repeats: int) -> None:
     first_pass = time.perf_counter() - start
     for fn in tools.values():
         _per_pair(fn, pairs)()
-    times = _timed({name: _per_pair(fn, pairs) for name, fn in tools.items()}, repeats)
-    per_1000 = {name: statistics.median(t) * 1000 / len(pairs) for name, t in times.items()}
-    per_1000["peers together"] = sum(per_1000[name] for name in theirs)
+    timings = run_rounds({name: _per_pair(fn, pairs) for name, fn in tools.items()}, repeats)
+    have = by_tool(timings)
+    have["peers together"] = _together(have, list(theirs), "peers together")
+    per_1000 = {name: statistics.median(t.seconds for t in ts) * 1000 / len(pairs)
+                for name, ts in have.items()}  # fmt: skip
     print(
         f"not in the times below: WordNet cold load {wordnet_load:.2f} s (once per process); "
         f"first pass {first_pass * 1000 / len(pairs):.3f} s / 1,000 (fills nltk's synset cache); "
@@ -198,10 +207,14 @@ def lexical(pairs: list[tuple[str, str]], repeats: int) -> None:
             ("truepass rouge", "rouge-score RougeScorer"),
             ("truepass meteor", "nltk meteor_score"),
         ],
+        have,
     )
+    pairs_ = [("truepass BLEU+ROUGE+METEOR", "peers together")]
+    print("\n" + "\n".join(report("lexical", timings, pairs_, idle_before,
+                                    derived=have["peers together"])))  # fmt: skip
 
 
-def bertscore_part(pairs: list[tuple[str, str]], repeats: int) -> None:
+def bertscore_part(pairs: list[tuple[str, str]], repeats: int, idle_before: float) -> None:
     """BERTScore F1 (all-MiniLM-L6-v2, layer 6) beside bert-score's own API; the embedding cache
     is emptied before every timing, so each row embeds every distinct text of the workload."""
     import bert_score
@@ -243,15 +256,17 @@ def bertscore_part(pairs: list[tuple[str, str]], repeats: int) -> None:
     alone = [peer_one(h, r) for h, r in pairs]
     batched = peer_batch()
     batch_ours = bertscore.bertscore_f1_many(hyps, refs)
-    times = _timed(tools, repeats, before=bertscore.clear_cache)
-    per_1000 = {name: statistics.median(t) * 1000 / len(pairs) for name, t in times.items()}
     wordnet = text._wordnet(text.wordnet_dir())
-    lexical_peers = peers(wordnet)
-    plain = _timed({name: _per_pair(fn, pairs) for name, fn in lexical_peers.items()}, repeats)
-    per_1000["peers together (3 lexical + BERTScorer)"] = (
-        sum(statistics.median(t) * 1000 / len(pairs) for t in plain.values())
-        + per_1000["bert-score BERTScorer.score per answer"]
+    lexical_peers = peers(wordnet)  # in the same rounds, for the sum of the four peers
+    tools.update({name: _per_pair(fn, pairs) for name, fn in lexical_peers.items()})
+    timings = run_rounds(tools, repeats, before=bertscore.clear_cache)
+    have = by_tool(timings)
+    together = "peers together (3 lexical + BERTScorer)"
+    have[together] = _together(
+        have, [*lexical_peers, "bert-score BERTScorer.score per answer"], together
     )
+    per_1000 = {name: statistics.median(t.seconds for t in ts) * 1000 / len(pairs)
+                for name, ts in have.items() if name not in lexical_peers}  # fmt: skip
     print(
         f"\nBERTScore F1, {minilm.MODEL_NAME} layer {bertscore.LAYER}, torch {version('torch')} "
         f"on {minilm.TORCH_THREADS} thread, bert-score {version('bert-score')}, "
@@ -269,7 +284,11 @@ def bertscore_part(pairs: list[tuple[str, str]], repeats: int) -> None:
             ("truepass bertscore_f1_many (batch)", "bert_score.score (batch, loads the model)"),
             ("truepass text_scores (all six)", "peers together (3 lexical + BERTScorer)"),
         ],
+        have,
     )
+    pairs_ = [("truepass text_scores (all six)", together)]
+    print("\n" + "\n".join(report("BERTScore", timings, pairs_, idle_before,
+                                    derived=have[together])))  # fmt: skip
     worst = max(abs(a - b) for a, b in zip(ours, alone, strict=True))
     worst_batch = max(abs(a - b) for a, b in zip(batch_ours, ours, strict=True))
     padded = [i for i, (a, b) in enumerate(zip(batched, alone, strict=True)) if abs(a - b) > 1e-4]
@@ -300,7 +319,7 @@ def main(argv: list[str] | None = None) -> int:
         f"{len({r for _, r in pairs})} distinct references); Python {sys.version.split()[0]}, "
         f"{_versions()}; {os.cpu_count()} cores, load average before {load_before:.2f}"
     )
-    lexical(pairs, args.repeats)
+    lexical(pairs, args.repeats, load_before)
     from truepass.metrics import bertscore
 
     if args.no_bertscore:
@@ -308,7 +327,7 @@ def main(argv: list[str] | None = None) -> int:
     elif not bertscore.available():
         print("\nBERTScore: skipped, the 'embed' extra is not installed")
     else:
-        bertscore_part(pairs, args.bert_repeats)
+        bertscore_part(pairs, args.bert_repeats, load_before)
     print(f"\nload average after {os.getloadavg()[0]:.2f}")
     return 0
 
