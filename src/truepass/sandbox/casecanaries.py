@@ -136,7 +136,7 @@ class CanaryPlan:
                 carried += outcome.output
                 continue
             index = self._candidate_index(outcome.index)
-            kept.append(dataclasses.replace(outcome, index=index, output=carried + outcome.output))
+            kept.append(outcome.moved(index, carried + outcome.output))
             carried = ""
         kept = self._pass_failures(seen, kept)
         rest = dataclasses.replace(decoded, outcomes=kept)
