@@ -61,8 +61,12 @@ def test_run_writes_results_summary_manifest(tmp_path: Path) -> None:
     report = (out / "report.html").read_text()  # written after the manifest says finished
     assert manifest["finished"] in report and "unfinished" not in report
 
+    written = {name: (out / name).read_bytes() for name in ("results.jsonl", "summary.json")}
     again = run(suite, solvers, out, config=CONFIG, jobs=2)
     assert again.new_attempts == 0 and again.resumed_attempts == 6
+    # the first run wrote its outputs from the records it judged, the second reads them back
+    # from the store: the same bytes
+    assert {name: (out / name).read_bytes() for name in written} == written
 
 
 def test_out_dir_of_another_suite_is_refused(tmp_path: Path) -> None:

@@ -260,7 +260,7 @@ def run(
             cache = open_check_cache(check_cache, config)
         manifest["executor"] = where.describe() if where else {"spec": spec.text}
         _write_json(out / "manifest.json", manifest)
-        new = 0
+        fresh: list[AttemptRecord] = []  # this run's records, as judged
         with ThreadPoolExecutor(max_workers=jobs) as pool:
             try:
                 if where is not None:
@@ -268,13 +268,14 @@ def run(
                     checks = sample_checks(
                         suite, needed, store, config, pool, family, where, cache, progress
                     )
-                    new = _judge_all(
-                        suite, family, tasks, checks, config, pool, where, store, progress
+                    _judge_all(
+                        suite, family, tasks, checks, config, pool, where, store, progress, fresh
                     )
             except BaseException:
                 pool.shutdown(wait=False, cancel_futures=True)
                 raise
-        records = list(store.records())
+        # a run that started empty holds exactly what it judged: no need to read it back
+        records = sorted(fresh, key=_store_order) if not done else list(store.records())
         summary = summarize(suite.name, records, family, setting=suite.setting)
         summary.review = run_agreement(out, records)  # labels imported before a resume
         _write_results(out, records, summary)
@@ -284,7 +285,9 @@ def run(
         from truepass.report import write_report  # jinja2: loaded only once results are written
 
         write_report([out], out / "report.html", records={out: records}, summaries={out: summary})
-        return RunResult(out=out, summary=summary, new_attempts=new, resumed_attempts=resumed)
+        return RunResult(
+            out=out, summary=summary, new_attempts=len(fresh), resumed_attempts=resumed
+        )
     finally:
         if where is not None:
             where.close()
@@ -328,15 +331,16 @@ def _judge_all(
     executor: Executor,
     store: Store,
     progress: Progress | None,
-) -> int:
-    """Solve in ``pool``, judge on ``executor``, store each attempt as it comes back, once."""
+    fresh: list[AttemptRecord],
+) -> None:
+    """Solve in ``pool``, judge on ``executor``, store each attempt as it comes back, once,
+    and add its record to ``fresh`` once stored."""
     results = Results()
     for solver, s, a in tasks:
         work = partial(
             _solve_then_judge, executor, suite, family, solver, s, a, checks[s.id], config
         )
         results.hand_off(pool, (solver.name, s.id, a), work)
-    new = 0
     for batch in results.take_batches([(solver.name, s.id, a) for solver, s, a in tasks]):
         records: list[AttemptRecord] = []
         try:
@@ -344,10 +348,15 @@ def _judge_all(
                 records.append(outcome.result())
         finally:  # what came back before an error is kept
             store.put_many(records)
-        new += len(records)
+            fresh.extend(records)
         if progress:
-            progress("judging attempts", new, len(tasks))
-    return new
+            progress("judging attempts", len(fresh), len(tasks))
+
+
+def _store_order(record: AttemptRecord) -> tuple[str, str, int]:
+    """The order of :meth:`Store.records` (SQLite compares text as UTF-8 bytes, which sorts as
+    Python's code points do)."""
+    return (record.solver, record.sample_id, record.attempt)
 
 
 def _claim(store: Store, suite: Suite, config: JudgeConfig, split: SplitSpec | None) -> None:

@@ -129,3 +129,22 @@ def test_draw_places_canaries_at_random_and_one_after_the_last_case() -> None:
         layouts.add(tuple((c.index, c.kind) for c in p.canaries))
     assert len(layouts) > 10
     assert len({c.x for p in plans if p for c in p.canaries}) > 590  # drawn per run
+
+
+def test_a_moved_outcome_keeps_every_other_field() -> None:
+    import dataclasses
+
+    from truepass.sandbox.verdict import Outcome
+
+    outcome = Outcome(3, "exc", value=[1], error="boom", output="x", duration_s=0.5, cpu_s=0.25)
+    assert outcome.moved(1, "yx") == dataclasses.replace(outcome, index=1, output="yx")
+    # every field is passed on: a new field left out of moved() makes this fail
+    assert {f.name for f in dataclasses.fields(Outcome)} == {
+        "index",
+        "kind",
+        "value",
+        "error",
+        "output",
+        "duration_s",
+        "cpu_s",
+    }

@@ -4,7 +4,8 @@ outcomes the candidate cannot know in advance (docs/sandbox.md, "Canaries").
 The candidate's code runs in the same process as the code that reports its return values, so it
 can tamper with that channel: write forged result frames straight to the result pipe and exit,
 replace the encoder or the frame writer, and so on. Each checked run can therefore carry canary
-cases at positions and with arguments drawn with :mod:`secrets` for that run: one that must
+cases at positions and with arguments drawn at random for that run (a generator seeded from
+:mod:`secrets` per run): one that must
 return a value the harness computes from its random arguments
 (:func:`~truepass.sandbox.guest.checkchild.canary_value`) and one that must raise a known
 exception (:func:`~truepass.sandbox.guest.checkchild.canary_raise`), each before a candidate
@@ -21,6 +22,7 @@ candidate's cases keep their own indices, outputs and times) and says which cana
 from __future__ import annotations
 
 import dataclasses
+import random
 import secrets
 import string
 from dataclasses import dataclass
@@ -134,7 +136,7 @@ class CanaryPlan:
                 carried += outcome.output
                 continue
             index = self._candidate_index(outcome.index)
-            kept.append(dataclasses.replace(outcome, index=index, output=carried + outcome.output))
+            kept.append(outcome.moved(index, carried + outcome.output))
             carried = ""
         kept = self._pass_failures(seen, kept)
         rest = dataclasses.replace(decoded, outcomes=kept)
@@ -159,8 +161,8 @@ class CanaryPlan:
         return sorted(kept, key=lambda o: o.index)
 
 
-def _word() -> str:
-    return "".join(secrets.choice(string.ascii_lowercase) for _ in range(8))
+def _word(rng: random.Random) -> str:
+    return "".join(rng.choices(string.ascii_lowercase, k=8))
 
 
 def draw(cases: int) -> CanaryPlan | None:
@@ -169,13 +171,18 @@ def draw(cases: int) -> CanaryPlan | None:
     at random. None without cases."""
     if cases < 1:
         return None
+    # one read of the system's randomness per draw (128 bits) seeds a generator of this draw's
+    # own: as unpredictable to the candidate, which never sees this process, and without the
+    # forty system calls per attempt that drawing every value from ``secrets`` cost (1 to 2 s
+    # of the parent's CPU per 3,280 attempts, benchmarks/exec_at_scale.py)
+    rng = random.Random(secrets.randbits(128))
     kinds = list(KINDS)
-    if secrets.randbelow(2):
+    if rng.randrange(2):
         kinds.reverse()
-    before = sorted(secrets.randbelow(cases) for _ in kinds)
+    before = sorted(rng.randrange(cases) for _ in kinds)
     placed: list[tuple[int, Kind]] = [*zip(before, kinds, strict=True), (cases, "value")]
     canaries = tuple(
-        CaseCanary(position + n, kind, secrets.randbelow(10**9) + 1, _word())
+        CaseCanary(position + n, kind, rng.randrange(10**9) + 1, _word(rng))
         for n, (position, kind) in enumerate(placed)
     )
     return CanaryPlan(cases, canaries)

@@ -100,6 +100,12 @@ class Outcome:
     duration_s: float = 0.0
     cpu_s: float = 0.0  # the child's own measure of the call if plausible, else the worker's
 
+    def moved(self, index: int, output: str) -> Outcome:
+        """This outcome at ``index`` with ``output`` (``dataclasses.replace`` without its
+        per-call look-up of the fields: it is called for every case of every attempt)."""
+        return Outcome(index, self.kind, self.value, self.error, output, self.duration_s,
+                       self.cpu_s)  # fmt: skip
+
 
 @dataclass
 class Decoded:

@@ -149,11 +149,9 @@ def _judge(
         return out
     offset = 0
     for phase, cases in phases.items():
-        mine = [
-            dataclasses.replace(c, index=c.index - offset)
-            for c in result.cases
-            if offset <= c.index < offset + len(cases)
-        ]
+        mine = [c for c in result.cases if offset <= c.index < offset + len(cases)]
+        if offset:  # numbered within the phase
+            mine = [dataclasses.replace(c, index=c.index - offset) for c in mine]
         offset += len(cases)
         bad = next((c for c in mine if c.status != "pass"), None)
         ok = bad is None and len(mine) == len(cases)
