@@ -88,7 +88,8 @@ def split_file(text: str, prefix_share: float, lines: int) -> tuple[str, str] | 
 
 
 def _language(sample: Any, path: str) -> str:
-    return str(getattr(sample, "language", None) or LANGUAGES.get(PurePosixPath(path).suffix, "text"))
+    known = getattr(sample, "language", None)
+    return str(known or LANGUAGES.get(PurePosixPath(path).suffix, "text"))
 
 
 def _patched(ref: str) -> tuple[Any, Any]:

@@ -18,9 +18,12 @@ from truepass.errors import InputError
 def memorisation_cmd(
     from_ref: Annotated[
         str,
-        typer.Option("--from", help="The suite probed (as run --suite takes it: a bundled name, "
-                     "a directory, quixbugs:PATH)."),
-    ],  # fmt: skip
+        typer.Option(
+            "--from",
+            help="The suite probed (as run --suite takes it: a bundled name, a directory, "
+            "quixbugs:PATH).",
+        ),
+    ],
     control: Annotated[
         list[str],
         typer.Option(help="A control suite the model cannot have seen (repeat for several)."),

@@ -19,9 +19,7 @@ if TYPE_CHECKING:
     from truepass.solvers.base import SolveContext
     from truepass.solvers.capabilities import ModelAsker
 
-SYSTEM = (
-    "You are a code completion engine. You continue source files exactly as they are written."
-)
+SYSTEM = "You are a code completion engine. You continue source files exactly as they are written."
 ASK = (
     "Here is the beginning of the file `{name}`. Write the lines that come next in this file, "
     "verbatim, exactly as they appear in it. Reply with the continuation only, in one code "
