@@ -178,8 +178,9 @@ def test_bad_input_names_the_problem(tmp_path: Path) -> None:
     with pytest.raises(InputError, match="appears twice") as info:
         compare_runs([a, dup])
     assert info.value.location == f"{dup / 'results.jsonl'}:2"
+    private = write_run(tmp_path, "private", [record("s03", "correct"), record("s06", "broken")])
     with pytest.raises(InputError, match="at least two arms"):
-        compare_runs([a])
+        compare_runs([private])  # one arm, and no public samples to contrast its private ones with
     with pytest.raises(InputError, match="given twice"):
         compare_runs([a, a])
     (tmp_path / "blank").mkdir()

@@ -169,7 +169,7 @@ def test_an_unknown_family_is_an_input_error(tmp_path: Path) -> None:
     assert got.exit_code == 2
     assert (
         f"{suite}:1: field 'family': unknown family 'nope' "
-        "(known: codegen, patch-correctness, rebuild, repair, review, summarize)"
+        "(known: codegen, memorisation, patch-correctness, rebuild, repair, review, summarize)"
         in (" ".join(got.output.split()))
     )
     with pytest.raises(Exception, match="unknown task family 'nope'"):

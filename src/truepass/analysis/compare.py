@@ -6,10 +6,13 @@ gets rates with Wilson intervals, the difference with a seeded paired-bootstrap 
 discordant counts, exact McNemar p-values (Holm-adjusted when there are several pairs) and effect
 sizes, overall and per defect type and leakage tier. A solver run on a suite and on its
 ``+obfuscated`` form also gets a **leakage probe**: the drop in correct rate, the memorisation
-signal. Two arms whose samples are in different languages (QuixBugs in Python and in Java) are
-paired by program instead (:mod:`truepass.analysis.crosslang`), and a solver run in both gets the
-programs it fixed in one language and not the other. Samples left out of a pair are listed with
-the reason, never silently dropped.
+signal; and an arm whose samples hold both a public and the private tier gets a **tier
+contrast**: public minus private, unpaired (the memorisation probe's target and control files).
+Two arms that share no sample are not paired (a note says so). Two arms whose samples are in
+different languages (QuixBugs in Python and in Java) are paired by program instead
+(:mod:`truepass.analysis.crosslang`), and a solver run in both gets the programs it fixed in one
+language and not the other. Samples left out of a pair are listed with the reason, never
+silently dropped.
 """
 
 from __future__ import annotations
@@ -33,6 +36,7 @@ from truepass.analysis.stats import (
     holm,
     mcnemar_exact,
     paired_bootstrap_ci,
+    unpaired_bootstrap_ci,
     wilson,
 )
 from truepass.errors import InputError
@@ -43,6 +47,11 @@ from truepass.vocabulary import NOT_COUNTED, PASSES_VISIBLE, Verdict
 Metric = Literal["correct", "plausible"]
 METRICS: tuple[Metric, ...] = ("correct", "plausible")
 OBFUSCATED_SUFFIX = "+obfuscated"
+_METRICS_ONLY = frozenset({Verdict.SCORED, Verdict.NO_PATCH})
+"""The verdicts of answers judged by metrics alone (a tier contrast of such an arm leaves out the
+correct rate, which is 0 throughout)."""
+PRIVATE = "private"
+"""The leakage tier of samples no model can have seen; every other tier is public."""
 _SUCCESS: dict[str, Callable[[AttemptRecord], bool]] = {
     "correct": is_correct,
     "plausible": lambda r: r.verdict in PASSES_VISIBLE,
@@ -178,6 +187,35 @@ class LeakageProbe(BaseModel):
     excluded: list[Excluded]
 
 
+class TierDifference(BaseModel):
+    """One measure of one arm: its mean over public samples against its mean over private ones."""
+
+    mean_public: float
+    mean_private: float
+    difference: float = Field(description="mean_public - mean_private")
+    difference_ci: list[float] | None = Field(
+        description="unpaired bootstrap percentile interval (each tier resampled on its own); "
+        "None below two samples a tier"
+    )
+
+
+class TierContrast(BaseModel):
+    """One arm's public samples against its private ones: what a model does better on what it
+    may have been trained on (the memorisation probe: target against control files)."""
+
+    arm: str
+    solver: str
+    public_tiers: list[str] = Field(description="the public tiers among the arm's samples")
+    n_public: int = Field(description="valid samples of a public tier")
+    n_private: int = Field(description="valid private samples")
+    measures: dict[str, TierDifference] = Field(
+        description="the metric (correct or plausible rate; left out when every counted attempt "
+        "is scored or no-patch: judged by metrics alone), then every score all the arm's "
+        "valid samples carry (exact, near_exact, similarity, ...): per-sample means over counted "
+        "attempts"
+    )
+
+
 class Comparison(BaseModel):
     """Result of :func:`compare_runs` (``truepass compare --json``)."""
 
@@ -189,6 +227,11 @@ class Comparison(BaseModel):
     arms: list[Arm]
     pairs: list[PairComparison]
     leakage: list[LeakageProbe]
+    tier_contrasts: list[TierContrast] = Field(
+        default_factory=list,
+        description="per arm with samples of a public tier and of the private one: public - "
+        "private, unpaired",
+    )
     across_languages: list[LanguageComparison] = Field(
         default_factory=list,
         description="per solver run in two languages: programs fixed in one and not the other",
@@ -212,6 +255,7 @@ class _Outcome:
     first: dict[str, bool]
     mean: dict[str, float]
     scores: dict[str, float] = field(default_factory=dict)  # mean per score over counted attempts
+    rated: bool = True  # some counted attempt has a verdict of its own, not scored or no-patch
 
 
 @dataclass
@@ -245,8 +289,8 @@ def compare_runs(
         A :class:`Comparison`, JSON-serialisable.
 
     Raises:
-        InputError: unreadable input (see :func:`load_results`), fewer than two arms, or a run
-            given twice.
+        InputError: unreadable input (see :func:`load_results`), fewer than two arms (one is
+            enough when it has a tier contrast), or a run given twice.
     """
     if metric not in METRICS:
         raise InputError(f"metric must be one of {', '.join(METRICS)}, got {metric!r}")
@@ -260,28 +304,36 @@ def compare_runs(
         grouped.extend((run, solver, recs) for solver, recs in by_solver.items())
     names = _arm_names([(run, solver) for run, solver, _ in grouped])
     arms = [_arm(n, run, s, recs) for n, (run, s, recs) in zip(names, grouped, strict=True)]
-    if len(arms) < 2:
+    contrasts = [c for arm in arms if (c := _tier_contrast(arm, metric, bootstrap, seed))]
+    if len(arms) < 2 and not contrasts:
         raise InputError(
-            f"need at least two arms (solver × run) to compare, found {len(arms)}",
+            f"need at least two arms (solver × run) to compare, found {len(arms)} (one arm "
+            "compares its public samples with its private ones: it has no samples of both)",
             location=", ".join(str(r) for r in run_dirs),
         )
     notes = _read_languages(arms, [run for run, _, _ in grouped])
     for arm, (run, _, _) in zip(arms, grouped, strict=True):
         arm.info.split = _split(run)
-    pairs = [_compare(a, b, metric, bootstrap, seed) for a, b in combinations(arms, 2)]
+    sharing = [(a, b) for a, b in combinations(arms, 2) if _share(a, b)]
+    notes += [
+        f"{a.info.name} and {b.info.name} share no sample: not paired"
+        for a, b in combinations(arms, 2)
+        if not _share(a, b)
+    ]
+    pairs = [_compare(a, b, metric, bootstrap, seed) for a, b in sharing]
     _adjust([p.overall for p in pairs])
     for key in {k for p in pairs for k in p.by_defect_type}:
         _adjust([p.by_defect_type[key] for p in pairs if key in p.by_defect_type])
     for key in {k for p in pairs for k in p.by_leakage}:
         _adjust([p.by_leakage[key] for p in pairs if key in p.by_leakage])
     probes = []
-    for a, b in combinations(arms, 2):
+    for a, b in sharing:
         if (pair := _leakage_pair(a, b)) is not None:
             probes.append(_probe(*pair, bootstrap, seed))
     _adjust([p.overall for p in probes])
     across = [
         _language_comparison(a, b, pair, metric)
-        for (a, b), pair in zip(combinations(arms, 2), pairs, strict=True)
+        for (a, b), pair in zip(sharing, pairs, strict=True)
         if a.info.solver == b.info.solver and _across_languages(a, b)
     ]
     return Comparison(
@@ -293,6 +345,7 @@ def compare_runs(
         arms=[a.info for a in arms],
         pairs=pairs,
         leakage=probes,
+        tier_contrasts=contrasts,
         across_languages=across,
         notes=notes,
         warnings=[w for a, b in combinations(arms, 2) if (w := _split_warning(a.info, b.info))],
@@ -393,6 +446,7 @@ def _arm(name: str, run: Path, solver: str, records: list[AttemptRecord]) -> _Ar
                 mean={m: sum(_SUCCESS[m](r) for r in counted) / len(counted)
                       for m in METRICS},
                 scores=_mean_scores(counted),
+                rated=any(r.verdict not in _METRICS_ONLY for r in counted),
             )  # fmt: skip
     return data
 
@@ -475,6 +529,40 @@ def _pair_samples(
                 for sid in arm_shared.get(key, [])
             )
     return paired, excluded
+
+
+def _share(a: _ArmData, b: _ArmData) -> bool:
+    """Do the two arms hold a sample (a program, across languages) in common?"""
+    by_program = _across_languages(a, b)
+    return not _keys(a, by_program)[0].keys().isdisjoint(_keys(b, by_program)[0])
+
+
+def _tier_contrast(arm: _ArmData, metric: Metric, resamples: int, seed: int) -> TierContrast | None:
+    """Public against private samples of one arm (None unless it has valid samples of both)."""
+    public = [o for o in arm.valid.values() if o.leakage != PRIVATE]
+    private = [o for o in arm.valid.values() if o.leakage == PRIVATE]
+    if not public or not private:
+        return None
+    every = public + private
+    names = set.intersection(*({*o.scores} for o in every))
+    rated = [metric] if any(o.rated for o in every) else []
+    measures = {}
+    for name in [*rated, *sorted(names - {metric})]:
+        xa = [o.mean[name] if name == metric else o.scores[name] for o in public]
+        xb = [o.mean[name] if name == metric else o.scores[name] for o in private]
+        ma, mb = sum(xa) / len(xa), sum(xb) / len(xb)
+        ci = unpaired_bootstrap_ci(xa, xb, resamples=resamples, seed=seed)
+        measures[name] = TierDifference(
+            mean_public=ma, mean_private=mb, difference=ma - mb, difference_ci=_list(ci)
+        )
+    return TierContrast(
+        arm=arm.info.name,
+        solver=arm.info.solver,
+        public_tiers=sorted({o.leakage for o in public}),
+        n_public=len(public),
+        n_private=len(private),
+        measures=measures,
+    )
 
 
 def _language_comparison(

@@ -8,6 +8,7 @@ summary that uses :func:`wilson`) stays cheap.
   number of successes, e.g. a sum of per-sample means; checked against statsmodels in tests).
 - :func:`mcnemar_exact`: exact two-sided McNemar test from the discordant counts (binomial test).
 - :func:`paired_bootstrap_ci`: seeded paired bootstrap interval of a difference of two rates.
+- :func:`unpaired_bootstrap_ci`: the same for two independent groups (each resampled on its own).
 - :func:`cohens_g` and :func:`discordant_odds_ratio`: effect sizes for paired binary data.
 - :func:`holm`: Holm–Bonferroni adjusted p-values.
 """
@@ -165,6 +166,55 @@ def paired_bootstrap_ci(
         (xa, xb),
         diff,
         paired=True,
+        vectorized=True,
+        n_resamples=resamples,
+        batch=_BATCH,
+        confidence_level=confidence,
+        method="percentile",
+        **{key: gen},
+    )
+    return float(res.confidence_interval.low), float(res.confidence_interval.high)
+
+
+def unpaired_bootstrap_ci(
+    a: Sequence[float],
+    b: Sequence[float],
+    *,
+    resamples: int = RESAMPLES,
+    seed: int = 0,
+    confidence: float = CONFIDENCE,
+) -> tuple[float, float] | None:
+    """Percentile interval of ``mean(a) - mean(b)`` for two independent groups (public and
+    private samples, target and control files): each resample draws ``len(a)`` items of ``a``
+    and ``len(b)`` of ``b`` with replacement, each group on its own (scipy's
+    ``bootstrap(paired=False, method="percentile")``), from ``default_rng(seed)``.
+
+    Returns:
+        ``(low, high)``, or None when either group has fewer than two values.
+    """
+    if resamples < 1:
+        raise ValueError("resamples must be positive")
+    _z(confidence)
+    if len(a) < 2 or len(b) < 2:
+        return None
+    import numpy as np
+    from scipy.stats import bootstrap
+
+    xa = np.asarray(a, dtype=float)
+    xb = np.asarray(b, dtype=float)
+    if np.all(xa == xa[0]) and np.all(xb == xb[0]):  # every resample gives the same difference
+        d = float(xa[0] - xb[0])
+        return d, d
+
+    def diff(x: np.ndarray, y: np.ndarray, axis: int = -1) -> np.ndarray:
+        return np.mean(x, axis=axis) - np.mean(y, axis=axis)
+
+    gen = np.random.default_rng(seed)
+    key = "rng" if "rng" in inspect.signature(bootstrap).parameters else "random_state"
+    res = bootstrap(
+        (xa, xb),
+        diff,
+        paired=False,
         vectorized=True,
         n_resamples=resamples,
         batch=_BATCH,

@@ -20,6 +20,7 @@ if TYPE_CHECKING:  # the statistics load when the command runs
         Excluded,
         GroupComparison,
         LanguageComparison,
+        TierContrast,
     )
 
 
@@ -113,7 +114,8 @@ def print_comparison(c: Comparison) -> None:
     for p in c.pairs:
         name = f"{escape(p.a)}\nvs {escape(p.b)}"
         table.add_row(name, *_cells(p.overall, metric, other, several), end_section=several)
-    out_console.print(table)
+    if c.pairs:
+        out_console.print(table)
     for p in c.pairs:
         for label, groups in (("defect type", p.by_defect_type), ("leakage tier", p.by_leakage)):
             if not groups:
@@ -162,6 +164,8 @@ def print_comparison(c: Comparison) -> None:
                 )  # fmt: skip
             t.rows[-1].end_section = True
         out_console.print(t)
+    if c.tier_contrasts:
+        _print_tiers(c.tier_contrasts, c.bootstrap, c.seed)
     if c.across_languages:
         _print_languages(c.across_languages, metric, several)
     for p in c.pairs:
@@ -173,17 +177,21 @@ def print_comparison(c: Comparison) -> None:
                 highlight=False,
                 soft_wrap=True,
             )
-    legend = [
-        f"A, B: {metric} rate over the paired samples, with its 95% Wilson interval",
-        f"A−B: difference in points, 95% paired-bootstrap interval ({c.bootstrap} resamples, "
-        f"seed {c.seed}); †: fewer than {FEW_DISCORDANT} discordant samples, the interval is "
-        "too narrow: trust p",
-        f"A/B only: samples where only A (only B) is {metric} on attempt 0; p: exact McNemar"
-        + ("; Holm p: adjusted over the pairs" if several else "")
-        + "; g: Cohen's g (0.05 small, 0.15 medium, 0.25 large)",
-        f"{other[:5]}. p: the same test for {other} (its counts are in --json); breakdowns "
-        "are exploratory (not adjusted across groups). See docs/compare.md",
-    ]
+    legend = (
+        []
+        if not c.pairs
+        else [
+            f"A, B: {metric} rate over the paired samples, with its 95% Wilson interval",
+            f"A−B: difference in points, 95% paired-bootstrap interval ({c.bootstrap} resamples, "
+            f"seed {c.seed}); †: fewer than {FEW_DISCORDANT} discordant samples, the interval is "
+            "too narrow: trust p",
+            f"A/B only: samples where only A (only B) is {metric} on attempt 0; p: exact McNemar"
+            + ("; Holm p: adjusted over the pairs" if several else "")
+            + "; g: Cohen's g (0.05 small, 0.15 medium, 0.25 large)",
+            f"{other[:5]}. p: the same test for {other} (its counts are in --json); breakdowns "
+            "are exploratory (not adjusted across groups). See docs/compare.md",
+        ]
+    )
     if len(c.leakage) > 1:
         legend.append("leakage probe p: Holm-adjusted over the probes")
     if c.across_languages:
@@ -195,6 +203,35 @@ def print_comparison(c: Comparison) -> None:
         out_console.print(line, style="dim", highlight=False)
     for warning in c.warnings:
         out_console.print(f"warning: {escape(warning)}", style="yellow", highlight=False)
+
+
+def _print_tiers(rows: list[TierContrast], resamples: int, seed: int) -> None:
+    """Per arm with public and private samples: each measure's public - private difference."""
+    t = Table(title="leakage probe: public vs private samples within one arm (memorisation probe)",
+              box=box.SIMPLE_HEAD, pad_edge=False)  # fmt: skip
+    t.add_column("arm", overflow="fold")
+    for col in ("measure", "n public", "n private", "public", "private", "public−private [95% CI]"):
+        t.add_column(col, justify="right", no_wrap=True)
+    for row in rows:
+        for i, (name, d) in enumerate(row.measures.items()):
+            ci = d.difference_ci
+            t.add_row(
+                escape(row.arm) if i == 0 else "", escape(name),
+                str(row.n_public) if i == 0 else "", str(row.n_private) if i == 0 else "",
+                f"{d.mean_public:.3g}", f"{d.mean_private:.3g}",
+                f"{d.difference:+.3g}" + (f" [{ci[0]:+.3g}, {ci[1]:+.3g}]" if ci else ""),
+            )  # fmt: skip
+        t.rows[-1].end_section = True
+    out_console.print(t)
+    out_console.print(
+        "public: samples of the public tiers ("
+        + ", ".join(sorted({tier for r in rows for tier in r.public_tiers}))
+        + f"); private: the private tier; means of per-sample means over counted attempts; "
+        f"interval: unpaired bootstrap, each tier resampled on its own ({resamples} resamples, "
+        f"seed {seed}). See docs/compare.md",
+        style="dim",
+        highlight=False,
+    )
 
 
 def _print_languages(rows: list[LanguageComparison], metric: str, several: bool) -> None:

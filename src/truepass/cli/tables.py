@@ -49,6 +49,7 @@ def print_summary(summary: Summary) -> None:
         "interval",
         style="dim",
     )
+    _print_headline(summary)
     _print_metrics(summary)
     _print_process(summary)
     _print_usage(summary)
@@ -76,6 +77,49 @@ def print_summary(summary: Summary) -> None:
                               "counted; rerun the same command to retry them)[/]")  # fmt: skip
 
 
+def _headline_names(summary: Summary) -> list[str]:
+    """The family's headline metrics (:func:`~truepass.families.capabilities.headline_metrics`)
+    that some solver has; none for a family this truepass does not know."""
+    from truepass.errors import InputError
+    from truepass.families import registry
+    from truepass.families.capabilities import headline_metrics
+
+    try:
+        declared = headline_metrics(registry.get(summary.family)())
+    except InputError:
+        return []
+    return [n for n in declared if any(n in s.metrics for s in summary.solvers)]
+
+
+def _metric_cell(s: SolverSummary, name: str) -> str:
+    """``0.953 [0.927–0.977]``: a metric with its interval when known, ``-`` when absent."""
+    value, low = s.metrics.get(name), s.metrics.get(f"{name}_ci_low")
+    text = "-" if value is None else f"{value:.3g}"
+    if value is not None and low is not None:
+        text += f" [{low:.3g}–{s.metrics[f'{name}_ci_high']:.3g}]"
+    return text
+
+
+def _print_headline(summary: Summary) -> None:
+    """The family's headline metrics, one row per solver, as the verdict table has them
+    (repair: the similarity to the reference fix, the exact-match rate, the composite scores)."""
+    names = _headline_names(summary)
+    if not names:
+        return
+    table = Table(title=f"{summary.family}: headline metrics", box=box.SIMPLE_HEAD, pad_edge=False)
+    table.add_column("solver", overflow="fold")
+    for name in names:
+        table.add_column(escape(name), justify="right", overflow="fold")
+    for s in summary.solvers:
+        table.add_row(escape(s.solver), *(_metric_cell(s, n) for n in names))
+    out_console.print(table)
+    out_console.print(
+        "\\[low–high]: 95% bootstrap interval over attempts; every metric is in summary.json "
+        "and the report (docs/metrics.md)",
+        style="dim",
+    )
+
+
 def _print_metrics(summary: Summary) -> None:
     """The family's own metrics (e.g. BLEU of summaries), each with its interval when known."""
     names = [
@@ -91,14 +135,7 @@ def _print_metrics(summary: Summary) -> None:
     for s in summary.solvers:
         table.add_column(escape(s.solver), justify="right", overflow="fold")
     for name in names:
-        cells = []
-        for s in summary.solvers:
-            value, low = s.metrics.get(name), s.metrics.get(f"{name}_ci_low")
-            text = "-" if value is None else f"{value:.3g}"
-            if value is not None and low is not None:
-                text += f" [{low:.3g}–{s.metrics[f'{name}_ci_high']:.3g}]"
-            cells.append(text)
-        table.add_row(escape(name), *cells)
+        table.add_row(escape(name), *(_metric_cell(s, name) for s in summary.solvers))
     out_console.print(table)
     note = "\\[low–high]: 95% bootstrap interval over attempts"
     if summary.family_options:

@@ -6,7 +6,8 @@ never read a default: a family that does not declare a capability does not have 
 ask of a family (prompts, agent tasks) is :mod:`truepass.solvers.capabilities`.
 
 - :class:`Measured`: metrics its summary adds per solver; :class:`Charted`: which of them the
-  report charts against k;
+  report charts against k; :class:`Headlined`: which of them a run's end shows beside the verdict
+  table (:func:`headline_metrics`);
 - :class:`Configured`: options of its own that change what its summary reports (``run
   --family-option KEY=VALUE``; review's positive class), recorded in the manifest and stated in
   the summary;
@@ -46,6 +47,26 @@ class Charted(Measured, Protocol):
 
     main_metrics: ClassVar[tuple[str, ...]]
     """Keys of :meth:`metrics` to chart, in this order."""
+
+
+@runtime_checkable
+class Headlined(Measured, Protocol):
+    """A measured family whose headline metrics a run's end shows beside the verdict table
+    (repair: the similarity to the reference fix and the composite scores), when they are not
+    the metrics it charts (:class:`Charted`, whose report curves leave the correct rate out)."""
+
+    headline_metrics: ClassVar[tuple[str, ...]]
+    """Keys of :meth:`metrics` to show, in this order."""
+
+
+def headline_metrics(family: object) -> tuple[str, ...]:
+    """What a run's end shows of ``family``'s metrics beside the verdict table: its
+    :attr:`Headlined.headline_metrics`, else its :attr:`Charted.main_metrics`, else none."""
+    if isinstance(family, Headlined):
+        return family.headline_metrics
+    if isinstance(family, Charted):
+        return family.main_metrics
+    return ()
 
 
 @runtime_checkable

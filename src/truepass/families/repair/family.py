@@ -42,6 +42,15 @@ class RepairFamily(Family):
     evidence_type = RepairEvidence
     check_type = RepairCheck
     answer_kinds = frozenset({AnswerKind.PATCH, AnswerKind.FILES})
+    headline_metrics = (
+        "similarity",
+        "exact_match",
+        "composite[prototype]",
+        "composite[production-review]",
+        "composite[custom]",
+    )
+    """Shown beside the verdict table at a run's end (``composite[custom]`` with
+    ``--family-option weights=...``)."""
     prompt_variants = ("code-only", "description", "feedback", "root-cause")
 
     @classmethod
