@@ -102,6 +102,12 @@ class Gold(BaseModel):
     libraries: list[str] = Field(
         description="sonames the program links (ldd), besides libc, ld-linux and the vDSO"
     )
+    static_libraries: list[str] = Field(
+        default_factory=list,
+        description="source packages linked into the program (Rust crates, Go modules), as "
+        "its package's X-Cargo-Built-Using, Static-Built-Using and Built-Using fields name "
+        "them, the toolchain aside",
+    )
 
     @property
     def key(self) -> str:
@@ -211,18 +217,19 @@ def resolve_gold(program: str) -> Gold:
             "dpkg-query",
             "-W",
             "-f",
-            "${Package}\t${Version}\t${source:Package}\t${source:Version}\n",
+            "${Package}\t${Version}\t${source:Package}\t${source:Version}\t"
+            "${X-Cargo-Built-Using}, ${Static-Built-Using}, ${Built-Using}\n",
             package,
         ]
     )
-    fields = query.stdout.strip().split("\t")
-    if query.returncode != 0 or len(fields) != 4 or not all(fields):
+    fields = query.stdout.strip("\n").split("\t")
+    if query.returncode != 0 or len(fields) != 5 or not all(fields[:4]):
         raise InputError(
             f"dpkg-query cannot describe package '{package}' (owner of '{real}'): "
             f"{_tail(query.stderr or query.stdout, 5)}",
             location=location,
         )
-    binary, version, source, source_version = fields
+    binary, version, source, source_version, built_using = fields
     return Gold(
         program=os.path.basename(real if "/" in program else program),
         path=real,
@@ -232,12 +239,30 @@ def resolve_gold(program: str) -> Gold:
         source_version=source_version,
         sha256=sha256_of(real),
         libraries=_libraries(real),
+        static_libraries=static_libraries(built_using),
     )
 
 
+_TOOLCHAIN = re.compile(r"^(rustc|golang-\d+\.\d+|gcc(-\d+)?|gccgo(-\d+)?|llvm-toolchain-\d+)$")
+
+
+def static_libraries(built_using: str) -> list[str]:
+    """The source packages a Built-Using style field (``rust-nix (= 0.26.1-3), rustc (= 1.63)``,
+    several joined by commas) names, in order, once each, the toolchain (rustc, golang-1.NN,
+    gcc) aside: what is linked into the program statically."""
+    names: list[str] = []
+    for item in built_using.split(","):
+        name = item.strip().split(" ", 1)[0]
+        if name and not _TOOLCHAIN.match(name) and name not in names:
+            names.append(name)
+    return names
+
+
 def dependencies(gold: Gold) -> int:
-    """Shared libraries the gold needs beyond the C library."""
-    return len(gold.libraries)
+    """The gold's runtime dependencies: the shared libraries it needs beyond the C library and
+    the libraries linked into it statically (Rust crates, Go modules; Debian records them in
+    the package: :attr:`Gold.static_libraries`)."""
+    return len(gold.libraries) + len(gold.static_libraries)
 
 
 # -- deb-src ----------------------------------------------------------------------------------
