@@ -782,7 +782,7 @@ def rust_coverage_flags(rustc: str = RUSTC) -> str:
             "-C link-arg=-lc")  # fmt: skip
 
 
-def _llvm_lines(inst: InstrumentedGold) -> dict[str, dict[int, bool]]:
+def _llvm_lines(inst: InstrumentedGold, own: Sequence[Path]) -> dict[str, dict[int, bool]]:
     """Source path -> line -> run, from every run's profile since :func:`reset_counters` (LLVM's
     lcov export: a line is run when any region on it is). Empty when no run left a profile (a
     run killed by a signal writes none): no line ran, and their number is not known from it."""
@@ -794,8 +794,9 @@ def _llvm_lines(inst: InstrumentedGold) -> dict[str, dict[int, bool]]:
     done = _run([profdata, "merge", "-sparse", *map(str, raws), "-o", str(merged)], cwd=inst.tree)
     if done.returncode != 0:
         raise BuildError(f"{profdata} merge failed:\n{_tail(done.stderr)}")
-    done = _run([cov, "export", "-format=lcov", "-instr-profile", str(merged), str(inst.binary)],
-                cwd=inst.tree)  # fmt: skip
+    # only the program's own files: the crates' would be most of the output (fd: 0.3 s, not 1.3)
+    done = _run([cov, "export", "-format=lcov", "-instr-profile", str(merged), str(inst.binary),
+                 *map(str, own)], cwd=inst.tree)  # fmt: skip
     if done.returncode != 0:
         raise BuildError(f"{cov} export failed on {inst.binary}:\n{_tail(done.stderr)}")
     return parse_lcov(done.stdout)
@@ -837,7 +838,7 @@ def measure(inst: InstrumentedGold) -> Coverage:
     suffixes = {"/" + rel: rel for rel in wanted.values()}
     seen: dict[str, dict[int, bool]] = {rel: {} for rel in wanted.values()}
     if inst.coverage is recipes.Coverage.LLVM:
-        for path, lines in _llvm_lines(inst).items():
+        for path, lines in _llvm_lines(inst, own).items():
             full = os.path.normpath(os.path.join(inst.tree, path))
             rel = wanted.get(full) or next((r for s, r in suffixes.items() if full.endswith(s)),
                                            None)  # fmt: skip
