@@ -104,6 +104,14 @@ def test_forced_language_judges_a_scripted_agents_python_rebuild_of_a_c_gold(
     assert f"in {'Python' if passes else 'C'} (a submission mainly in another" in first
     if passes:
         assert rec["flags"] == [] and rec["scores"]["pass_rate"] == 1.0, rec["details"]
+        # the benchmark's scores, in the summary and the report's metrics table
+        (solver,) = json.loads((tmp_path / "run" / "summary.json").read_text())["solvers"]
+        metrics = solver["metrics"]
+        assert metrics["resolved"] == metrics["almost"] == metrics["resolved_easy"] == 1.0
+        assert metrics["same_language"] == 0.0 and metrics["structure_n"] == 1.0
+        report = (tmp_path / "run" / "report.html").read_text(encoding="utf-8")
+        for name in ("resolved", "almost", "resolved_easy", "same_language", "structure_n"):
+            assert f">{name}<" in report, name
     else:
         assert rec["flags"] == ["wrong-language"] and rec["scores"]["pass_rate"] == 0.0
         assert "requires C" in rec["details"]
