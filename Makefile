@@ -62,6 +62,7 @@ browser-deps:
 # if none exists, derived from the machine's own deb entries by scripts/deb_src_entries.sh, so
 # that a machine behind a local mirror gets its own mirror's sources).
 REBUILD_PACKAGES := bsdextrautils coreutils bc ed xxd man-db dpkg-dev make gcc g++ gron lzip \
+	rustc llvm-14 libclang-rt-14-dev \
 	golang-go
 # Source packages whose build dependencies the oracle needs (the Go gold's libraries)
 REBUILD_BUILD_DEPS := gron

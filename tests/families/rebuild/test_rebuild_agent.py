@@ -7,10 +7,12 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from fake_openai import FakeOpenAI, Step, fake_model_options, ok
 from rebuild_tasks import PYTHON_COMPILE, PYTHON_REV, needs_rev, rev_task
 
 from truepass.agentic.trajectory import Trajectory
+from truepass.families import registry
 from truepass.judged import JudgeConfig
 from truepass.runner import run
 from truepass.sandbox import Limits
@@ -79,3 +81,37 @@ def test_near_its_step_limit_the_agent_is_told_to_build_now(
     assert rec["solver_meta"]["end_reason"] == "step-limit"
     # the workspace holds only DOCS.txt, which is not part of a submission: nothing submitted
     assert rec["verdict"] == "no-patch" and rec["scores"]["pass_rate"] == 0.0
+
+
+@pytest.mark.parametrize(("forced", "passes"), [("python", True), ("c", False)])
+def test_forced_language_judges_a_scripted_agents_python_rebuild_of_a_c_gold(
+    tmp_path: Path, server: FakeOpenAI, forced: str, passes: bool
+) -> None:
+    """rev's gold is C; the agent writes Python. Forcing Python accepts it, forcing the gold's
+    own language refuses it (``wrong-language``, score 0)."""
+    needs_rev()
+    suite_file = tmp_path / "rev.jsonl"
+    suite_file.write_text(json.dumps(rev_task().model_dump(mode="json")) + "\n", encoding="utf-8")
+    suite = load_suite(str(suite_file))
+    suite = registry.get(suite.family).transforms()[f"language-{forced}"](suite)
+    server.script = list(REBUILDING_SCRIPT)
+    solvers = make_solvers([f"agent:{MODEL}"], options=fake_model_options(tmp_path, MODEL))
+    config = JudgeConfig(limits=Limits(timeout_s=60), reruns=0)
+    run(suite, solvers, tmp_path / "run", config=config)
+    rec = json.loads((tmp_path / "run" / "results.jsonl").read_text(encoding="utf-8"))
+    assert rec["submission"]["language"] == "Python" and rec["gold_language"] == "c"
+    first = server.requests[0].body["messages"][1]["content"]
+    assert f"in {'Python' if passes else 'C'} (a submission mainly in another" in first
+    if passes:
+        assert rec["flags"] == [] and rec["scores"]["pass_rate"] == 1.0, rec["details"]
+        # the benchmark's scores, in the summary and the report's metrics table
+        (solver,) = json.loads((tmp_path / "run" / "summary.json").read_text())["solvers"]
+        metrics = solver["metrics"]
+        assert metrics["resolved"] == metrics["almost"] == metrics["resolved_easy"] == 1.0
+        assert metrics["same_language"] == 0.0 and metrics["structure_n"] == 1.0
+        report = (tmp_path / "run" / "report.html").read_text(encoding="utf-8")
+        for name in ("resolved", "almost", "resolved_easy", "same_language", "structure_n"):
+            assert f">{name}<" in report, name
+    else:
+        assert rec["flags"] == ["wrong-language"] and rec["scores"]["pass_rate"] == 0.0
+        assert "requires C" in rec["details"]

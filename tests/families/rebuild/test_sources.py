@@ -29,6 +29,7 @@ from truepass.families.rebuild.sources import (
     reset_counters,
     resolve_gold,
     source_files,
+    static_libraries,
 )
 
 needs_debian = pytest.mark.skipif(
@@ -65,6 +66,13 @@ def test_resolve_gold_through_merged_usr_path() -> None:
 
 
 @needs_debian
+def test_static_libraries_are_the_built_using_packages_without_the_toolchain() -> None:
+    field = ("rust-nix (= 0.26.1-3), rustc (= 1.63.0+dfsg1-2), , golang-1.19 (= 1.19.8-2), "
+             "golang-github-pkg-errors (= 0.9.1-2), rust-nix (= 0.26.1-3)")  # fmt: skip
+    assert static_libraries(field) == ["rust-nix", "golang-github-pkg-errors"]
+    assert static_libraries(", , ") == []
+
+
 def test_libraries_leave_out_libc() -> None:
     if not os.path.exists("/usr/bin/bc"):
         pytest.skip("bc is not installed")

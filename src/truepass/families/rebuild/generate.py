@@ -68,6 +68,9 @@ class CoverageProbe:
     binary: Path
     reset: Callable[[], None]
     measure: Callable[[], tuple[Lines, int]]
+    env: tuple[tuple[str, str], ...] = ()
+    """What every run of the binary needs in its environment (LLVM: where its profile goes)."""
+    tool: str = "gcov"
 
 
 @dataclass
@@ -214,8 +217,10 @@ def measure(probe: CoverageProbe, name: str, recs: Sequence[Recording], settings
     usable = [r for r in recs if r.problem is None]
     for i, rec in enumerate(usable):
         probe.reset()
-        run_case(program, rec.case, settings.record_timeout_s * 4)
-        rec.lines, total = probe.measure()
+        case = replace(rec.case, env=rec.case.env + probe.env) if probe.env else rec.case
+        run_case(program, case, settings.record_timeout_s * 4)
+        rec.lines, lines = probe.measure()
+        total = max(total, lines)  # a run that left no profile tells no total
         if progress:
             progress("measuring coverage", i + 1, len(usable))
     return total
@@ -558,6 +563,8 @@ def probe_from(backend: ModuleType, instrumented: object) -> CoverageProbe:
         binary=Path(instrumented.binary),  # type: ignore[attr-defined]
         reset=lambda: backend.reset_counters(instrumented),
         measure=read,
+        env=tuple(sorted(getattr(instrumented, "env", {}).items())),
+        tool=str(getattr(instrumented, "tool", "gcov")),
     )
 
 
@@ -670,7 +677,7 @@ def build_rebuild(
         original=_structure(tree, own) if tree is not None else None,
         generation=generated.generation.model_copy(
             update={
-                "coverage_tool": "gcov" if probe is not None else None,
+                "coverage_tool": probe.tool if probe is not None else None,
                 "coverage_note": coverage_note,
             }
         ),

@@ -35,6 +35,7 @@ class Coverage(StrEnum):
     """How the gold's own line coverage is measured while tests are generated."""
 
     GCOV = "gcov"  # gcc --coverage, for C and C++
+    LLVM = "llvm"  # rustc -C instrument-coverage, read with llvm-profdata and llvm-cov
     NONE = "none"  # the toolchain cannot measure it here: black-box generation, more tests
 
 
@@ -265,11 +266,6 @@ offline = true
 """
 """What Debian's dh-cargo sets up: the crates its librust-*-dev packages install, offline."""
 
-_NO_RUST_COVERAGE = (
-    "Debian's rustc 1.63 can instrument binaries (-C instrument-coverage), but truepass does not "
-    "read its profiles yet: tests chosen by behaviour, with a larger budget"
-)
-
 _CARGO = {
     # program: (source package, binary target, own source directory)
     "fdfind": ("rust-fd-find", "fd", "src"),
@@ -294,8 +290,7 @@ def _cargo(program: str) -> Recipe:
         source_package=package,
         program=program,
         language="rust",
-        coverage=Coverage.NONE,
-        coverage_note=_NO_RUST_COVERAGE,
+        coverage=Coverage.LLVM,
         build_timeout_s=3600.0,
         configure=[],
         prebuild=[["sh", "-c", setup]],

@@ -111,7 +111,10 @@ class RebuildSample(_Strict):
     )
     loc: int = Field(ge=1, description="lines of code of the program's own sources")
     dependencies: int = Field(
-        0, ge=0, description="runtime dependencies: shared libraries beyond the C library"
+        0,
+        ge=0,
+        description="runtime dependencies: shared libraries beyond the C library, and "
+        "the libraries linked in statically (Rust crates, Go modules: Debian's Built-Using)",
     )
     docs: Docs = Field(default_factory=Docs)
     tests: dict[str, str] = Field(description="test file (relative path) -> pytest source")

@@ -7,8 +7,9 @@
 * :func:`compile_script`: the oracle's ``compile.sh``, the package's own build system building
   the program offline in a sandbox (:mod:`truepass.families.rebuild.recipes`).
 * :func:`instrumented_build`, :func:`reset_counters`, :func:`measure`: a copy of the source tree
-  built with ``--coverage``, and gcc's ``gcov`` line coverage of the program's own sources
-  while tests run the instrumented binary.
+  built with ``--coverage`` (C, C++) or ``-C instrument-coverage`` (Rust), and the line
+  coverage of the program's own sources while tests run the instrumented binary: gcc's
+  ``gcov``, or LLVM's ``llvm-profdata`` and ``llvm-cov`` of the version rustc was built with.
 
 The cache (:func:`cache_root`) holds ``src/<source>_<source version>/`` (pristine unpacked
 trees) and ``cov/<source>_<source version>/`` (configured coverage builds; one tree serves every
@@ -16,7 +17,9 @@ program of the package, e.g. all of coreutils). Every entry appears by a rename 
 an interrupted run leaves nothing half-done; a second call finds it and returns at once.
 
 The instrumented binary is trusted-only (used while generating tests, never shown to agents).
-Its counters (``.gcda`` files) are merged by each process at exit: run it sequentially between
+Its counters (``.gcda`` files; for Rust, one ``.profraw`` file per process in the tree's
+``.truepass-profiles/``, named by ``LLVM_PROFILE_FILE``, which the runs must be given:
+:attr:`InstrumentedGold.env`) are written by each process at exit: run it sequentially between
 :func:`reset_counters` and :func:`measure` (concurrent runs may lose counts).
 """
 
@@ -28,6 +31,7 @@ import hashlib
 import json
 import logging
 import os
+import platform
 import re
 import secrets
 import shlex
@@ -55,6 +59,9 @@ files (configure, Makefile.in, parsers) as up to date and never runs autotools, 
 which the sandbox does not have, whatever order the files were written in."""
 
 COVERAGE_FLAGS = {"CFLAGS": "-O0 --coverage", "LDFLAGS": "--coverage"}
+RUSTC = "/usr/bin/rustc"
+PROFILES = ".truepass-profiles"
+"""Where, in a Rust coverage tree, each run of the instrumented program leaves its profile."""
 ORACLE_FLAGS = {"CFLAGS": "-O2 -w"}
 """Compiler flags of the oracle's build: optimised as Debian's, warnings off (short logs)."""
 
@@ -94,6 +101,12 @@ class Gold(BaseModel):
     sha256: str
     libraries: list[str] = Field(
         description="sonames the program links (ldd), besides libc, ld-linux and the vDSO"
+    )
+    static_libraries: list[str] = Field(
+        default_factory=list,
+        description="source packages linked into the program (Rust crates, Go modules), as "
+        "its package's X-Cargo-Built-Using, Static-Built-Using and Built-Using fields name "
+        "them, the toolchain aside",
     )
 
     @property
@@ -204,18 +217,19 @@ def resolve_gold(program: str) -> Gold:
             "dpkg-query",
             "-W",
             "-f",
-            "${Package}\t${Version}\t${source:Package}\t${source:Version}\n",
+            "${Package}\t${Version}\t${source:Package}\t${source:Version}\t"
+            "${X-Cargo-Built-Using}, ${Static-Built-Using}, ${Built-Using}\n",
             package,
         ]
     )
-    fields = query.stdout.strip().split("\t")
-    if query.returncode != 0 or len(fields) != 4 or not all(fields):
+    fields = query.stdout.strip("\n").split("\t")
+    if query.returncode != 0 or len(fields) != 5 or not all(fields[:4]):
         raise InputError(
             f"dpkg-query cannot describe package '{package}' (owner of '{real}'): "
             f"{_tail(query.stderr or query.stdout, 5)}",
             location=location,
         )
-    binary, version, source, source_version = fields
+    binary, version, source, source_version, built_using = fields
     return Gold(
         program=os.path.basename(real if "/" in program else program),
         path=real,
@@ -225,12 +239,30 @@ def resolve_gold(program: str) -> Gold:
         source_version=source_version,
         sha256=sha256_of(real),
         libraries=_libraries(real),
+        static_libraries=static_libraries(built_using),
     )
 
 
+_TOOLCHAIN = re.compile(r"^(rustc|golang-\d+\.\d+|gcc(-\d+)?|gccgo(-\d+)?|llvm-toolchain-\d+)$")
+
+
+def static_libraries(built_using: str) -> list[str]:
+    """The source packages a Built-Using style field (``rust-nix (= 0.26.1-3), rustc (= 1.63)``,
+    several joined by commas) names, in order, once each, the toolchain (rustc, golang-1.NN,
+    gcc) aside: what is linked into the program statically."""
+    names: list[str] = []
+    for item in built_using.split(","):
+        name = item.strip().split(" ", 1)[0]
+        if name and not _TOOLCHAIN.match(name) and name not in names:
+            names.append(name)
+    return names
+
+
 def dependencies(gold: Gold) -> int:
-    """Shared libraries the gold needs beyond the C library."""
-    return len(gold.libraries)
+    """The gold's runtime dependencies: the shared libraries it needs beyond the C library and
+    the libraries linked into it statically (Rust crates, Go modules; Debian records them in
+    the package: :attr:`Gold.static_libraries`)."""
+    return len(gold.libraries) + len(gold.static_libraries)
 
 
 # -- deb-src ----------------------------------------------------------------------------------
@@ -545,6 +577,24 @@ class InstrumentedGold(BaseModel):
     binary: Path = Field(description="the instrumented program")
     sources: list[Path] = Field(description="the program's own sources (absolute, in tree)")
     objects: list[Path] = Field(description="its own objects, without extension (.gcno/.gcda)")
+    coverage: recipes.Coverage = Field(recipes.Coverage.GCOV, description="how it counts")
+
+    @property
+    def profiles(self) -> Path:
+        """LLVM coverage: the directory of the runs' ``.profraw`` files."""
+        return self.tree / PROFILES
+
+    @property
+    def tool(self) -> str:
+        """What measures it (``Generation.coverage_tool``): gcov or llvm-cov."""
+        return "llvm-cov" if self.coverage is recipes.Coverage.LLVM else "gcov"
+
+    @property
+    def env(self) -> dict[str, str]:
+        """What every run of :attr:`binary` needs in its environment to be counted."""
+        if self.coverage is recipes.Coverage.LLVM:
+            return {"LLVM_PROFILE_FILE": str(self.profiles / "%p-%m.profraw")}
+        return {}
 
 
 def _step(argv: list[str], cwd: Path, env: Mapping[str, str], logfile: Path, what: str) -> float:
@@ -561,16 +611,19 @@ def _step(argv: list[str], cwd: Path, env: Mapping[str, str], logfile: Path, wha
     return time.monotonic() - start
 
 
-def _build_env(recipe: Recipe) -> dict[str, str]:
+def _build_env(recipe: Recipe, coverage: bool = False) -> dict[str, str]:
     env = {**os.environ, **recipe.env, "LC_ALL": "C"}
     env.pop("MAKEFLAGS", None)
+    if coverage and recipe.coverage is recipes.Coverage.LLVM:
+        env["RUSTFLAGS"] = f"{env.get('RUSTFLAGS', '')} {rust_coverage_flags()}".strip()
+        env["RUSTC_BOOTSTRAP"] = "1"  # for -Z no-profiler-runtime (this trusted build only)
     return env
 
 
 def instrumented_build(gold: Gold) -> InstrumentedGold:
-    """``gold``'s program built from its source with ``-O0 --coverage`` in
-    ``cache_root()/cov/<source>_<source version>/`` (one configured tree per source package;
-    each program is built into it on demand).
+    """``gold``'s program built from its source with ``-O0 --coverage`` (a Rust program: with
+    ``RUSTFLAGS=-C instrument-coverage``) in ``cache_root()/cov/<source>_<source version>/``
+    (one configured tree per source package; each program is built into it on demand).
 
     Cached: the tree appears by a rename once configured, a program's stamp once it is built;
     a second call returns at once. Progress goes to the log (``logging``), each step's output
@@ -590,11 +643,17 @@ def instrumented_build(gold: Gold) -> InstrumentedGold:
         binary=tree / recipe.output,
         sources=[tree / s for s in recipe.program_sources],
         objects=[tree / o for o in recipe.objects],
+        coverage=recipe.coverage,
     )
+    if recipe.coverage is recipes.Coverage.NONE:
+        raise BuildError(f"{gold.program}: {recipe.coverage_note or 'no coverage build'}")
+    if result.coverage is recipes.Coverage.LLVM:
+        llvm_tools()  # before a long build: what builds and reads its profiles must be there
+        rust_coverage_flags()
     if stamp.is_file() and result.binary.is_file():
         return result
     source = fetch_source(gold)
-    env = _build_env(recipe)
+    env = _build_env(recipe, coverage=True)
     with _locked(cov / f".{gold.key}.lock"):
         if not tree.is_dir():
             temp = _temp_dir(cov, gold.key)
@@ -634,6 +693,7 @@ def instrumented_build(gold: Gold) -> InstrumentedGold:
                 f"build {gold.program} from {gold.key}: no coverage notes for "
                 f"{', '.join(str(m.relative_to(tree)) for m in missing)} (recipe objects wrong?)"
             )
+        result.profiles.mkdir(exist_ok=True)
         log.info("built %s in %.1fs: %s", gold.program, took, result.binary)
         stamp.write_text(f"{took:.1f}\n")
     return result
@@ -659,9 +719,103 @@ class Coverage(BaseModel):
 
 
 def reset_counters(inst: InstrumentedGold) -> None:
-    """Forget every run of the instrumented program so far (delete its ``.gcda`` files)."""
+    """Forget every run of the instrumented program so far (delete its ``.gcda`` files, or its
+    ``.profraw`` files)."""
+    if inst.coverage is recipes.Coverage.LLVM:
+        inst.profiles.mkdir(exist_ok=True)
+        for raw in inst.profiles.glob("*.profraw"):
+            raw.unlink(missing_ok=True)
+        return
     for obj in inst.objects:
         obj.with_suffix(".gcda").unlink(missing_ok=True)
+
+
+_LLVM_VERSION = re.compile(r"^LLVM version: (\d+)\.", re.MULTILINE)
+
+
+def _rustc_llvm(rustc: str) -> str:
+    """The major version of the LLVM ``rustc`` was built with ("14" for Debian's rustc 1.63)."""
+    if not Path(rustc).is_file():
+        raise BuildError(f"{rustc} not found: a Rust coverage build needs Debian's rustc")
+    done = _run([rustc, "--version", "--verbose"], cwd=Path("/"))
+    found = _LLVM_VERSION.search(done.stdout) if done.returncode == 0 else None
+    if found is None:
+        raise BuildError(f"cannot tell which LLVM {rustc} uses (`{rustc} --version --verbose`)")
+    return found.group(1)
+
+
+def llvm_tools(rustc: str = RUSTC) -> tuple[str, str]:
+    """``llvm-profdata`` and ``llvm-cov`` of the LLVM ``rustc`` was built with (its profiles'
+    format is that version's): ``llvm-profdata-14`` and ``llvm-cov-14`` for Debian's rustc 1.63.
+
+    Raises:
+        BuildError: rustc is missing, or the tools of its LLVM are not installed.
+    """
+    major = _rustc_llvm(rustc)
+    tools = (f"llvm-profdata-{major}", f"llvm-cov-{major}")
+    missing = [t for t in tools if shutil.which(t) is None]
+    if missing:
+        raise BuildError(
+            f"{' and '.join(missing)} not found: {rustc} uses LLVM {major}, whose tools read its "
+            f"coverage profiles (install llvm-{major}; `make rebuild-deps` does)"
+        )
+    return tools
+
+
+def rust_coverage_flags(rustc: str = RUSTC) -> str:
+    """RUSTFLAGS of a Rust coverage build: ``-C instrument-coverage``, with LLVM's own profile
+    runtime (``libclang_rt.profile`` of rustc's LLVM) linked in place of rustc's, which Debian's
+    rustc is built without (``-Z no-profiler-runtime``: needs ``RUSTC_BOOTSTRAP=1``).
+
+    Raises:
+        BuildError: rustc is missing, or the profile runtime of its LLVM is not installed.
+    """
+    major = _rustc_llvm(rustc)
+    name = f"libclang_rt.profile-{platform.machine()}.a"
+    found = sorted(Path(f"/usr/lib/llvm-{major}/lib/clang").glob(f"*/lib/linux/{name}"))
+    if not found:
+        raise BuildError(
+            f"{name} of LLVM {major} not found: install libclang-rt-{major}-dev (`make "
+            "rebuild-deps` does); Rust coverage links it as its profile runtime"
+        )
+    return (f"-C instrument-coverage -Z no-profiler-runtime -C link-arg={found[-1]} "
+            "-C link-arg=-lc")  # fmt: skip
+
+
+def _llvm_lines(inst: InstrumentedGold, own: Sequence[Path]) -> dict[str, dict[int, bool]]:
+    """Source path -> line -> run, from every run's profile since :func:`reset_counters` (LLVM's
+    lcov export: a line is run when any region on it is). Empty when no run left a profile (a
+    run killed by a signal writes none): no line ran, and their number is not known from it."""
+    profdata, cov = llvm_tools()
+    raws = sorted(inst.profiles.glob("*.profraw"))
+    if not raws:
+        return {}
+    merged = inst.profiles / "merged.profdata"
+    done = _run([profdata, "merge", "-sparse", *map(str, raws), "-o", str(merged)], cwd=inst.tree)
+    if done.returncode != 0:
+        raise BuildError(f"{profdata} merge failed:\n{_tail(done.stderr)}")
+    # only the program's own files: the crates' would be most of the output (fd: 0.3 s, not 1.3)
+    done = _run([cov, "export", "-format=lcov", "-instr-profile", str(merged), str(inst.binary),
+                 *map(str, own)], cwd=inst.tree)  # fmt: skip
+    if done.returncode != 0:
+        raise BuildError(f"{cov} export failed on {inst.binary}:\n{_tail(done.stderr)}")
+    return parse_lcov(done.stdout)
+
+
+def parse_lcov(text: str) -> dict[str, dict[int, bool]]:
+    """An lcov tracefile's line records: source file -> line number -> whether it ran (``SF:``
+    starts a file, ``DA:LINE,COUNT[,CHECKSUM]`` gives a line, ``end_of_record`` ends it)."""
+    files: dict[str, dict[int, bool]] = {}
+    current: dict[int, bool] | None = None
+    for line in text.splitlines():
+        if line.startswith("SF:"):
+            current = files.setdefault(line[3:], {})
+        elif line.startswith("DA:") and current is not None:
+            number, count = line[3:].split(",")[:2]
+            current[int(number)] = current.get(int(number), False) or int(count) > 0
+        elif line == "end_of_record":
+            current = None
+    return files
 
 
 def _gcov_json(obj: Path) -> dict:
@@ -674,11 +828,23 @@ def _gcov_json(obj: Path) -> dict:
 
 def measure(inst: InstrumentedGold) -> Coverage:
     """Line coverage of the program's own sources by the runs since :func:`reset_counters`
-    (gcc's ``gcov --json-format``; lines of the program's sources only, merged over its
-    objects; a line counts as covered when any object ran it)."""
-    wanted = {str(path): path.relative_to(inst.tree).as_posix() for path in inst.sources}
+    (gcc's ``gcov --json-format``, or LLVM's lcov export for Rust; lines of the program's
+    sources only (a directory stands for the sources under it), merged over its objects; a line
+    counts as covered when any object ran it)."""
+    from truepass.families.rebuild.structure import source_paths
+
+    own = source_paths(inst.tree, inst.sources)
+    wanted = {str(path): path.relative_to(inst.tree).as_posix() for path in own}
     suffixes = {"/" + rel: rel for rel in wanted.values()}
     seen: dict[str, dict[int, bool]] = {rel: {} for rel in wanted.values()}
+    if inst.coverage is recipes.Coverage.LLVM:
+        for path, lines in _llvm_lines(inst, own).items():
+            full = os.path.normpath(os.path.join(inst.tree, path))
+            rel = wanted.get(full) or next((r for s, r in suffixes.items() if full.endswith(s)),
+                                           None)  # fmt: skip
+            if rel is not None:
+                for number, ran in lines.items():
+                    seen[rel][number] = seen[rel].get(number, False) or ran
     for obj in inst.objects:
         data = _gcov_json(obj)
         cwd = data.get("current_working_directory", str(obj.parent))
