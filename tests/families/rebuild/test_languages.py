@@ -28,7 +28,7 @@ def test_each_language_has_its_toolchain_and_coverage() -> None:
     assert (go.language, go.coverage) == ("go", Coverage.NONE) and "Go 1.19" in go.coverage_note
     assert "GO111MODULE=off" in go.build[-1] and "/usr/share/gocode" in go.build[-1]
     rust = recipes.recipe("rust-ripgrep", "rg")
-    assert (rust.language, rust.coverage, rust.output) == ("rust", Coverage.NONE,
+    assert (rust.language, rust.coverage, rust.output) == ("rust", Coverage.LLVM,
                                                          "target/release/rg")  # fmt: skip
     assert "--offline" in rust.build[-1] and rust.build_timeout_s > 600
     assert "/usr/share/cargo/registry" in rust.prebuild[0][-1]
