@@ -6,6 +6,7 @@ from __future__ import annotations
 import shutil
 import subprocess
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 from typer.testing import CliRunner
@@ -84,3 +85,20 @@ def test_a_task_is_made_and_its_oracle_built_offline_in_the_sandbox(
     assert noop.scores["pass_rate"] == 0.0
     shell = family.judge(sample, Answer(files={"compile.sh": "exit 0\n"}), check, config)
     assert shell.verdict is Verdict.BROKEN
+
+
+def test_the_oracle_builds_the_task_program_when_the_gold_lies_under_another_name(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """/usr/bin/fdfind is /usr/lib/cargo/bin/fd: the task's program name picks the recipe."""
+    from truepass.families.rebuild import sources
+    from truepass.families.rebuild.sources import Gold
+
+    real = Gold(program="fd", path="/usr/lib/cargo/bin/fd", binary_package="fd-find",
+                source_package="rust-fd-find", version="8.6.0-3", source_version="8.6.0-3",
+                sha256="0", libraries=[])  # fmt: skip
+    monkeypatch.setattr(sources, "resolve_gold", lambda path: real)
+    monkeypatch.setattr(sources, "fetch_source", lambda gold: tmp_path)
+    sample = SimpleNamespace(gold=real.path, program="fdfind")
+    answer = RebuildFamily().reference_answer(sample)
+    assert "--bin fd" in answer.files["compile.sh"] and "./fdfind" in answer.files["compile.sh"]

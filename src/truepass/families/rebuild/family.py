@@ -109,7 +109,8 @@ class RebuildFamily(Family):
         from truepass.families.rebuild.sources import compile_script, fetch_source, resolve_gold
         from truepass.families.rebuild.submission import SOURCE_DIR
 
-        gold = resolve_gold(sample.gold)
+        # the task's name for it: a gold may lie under another (fdfind is /usr/lib/cargo/bin/fd)
+        gold = resolve_gold(sample.gold).model_copy(update={"program": sample.program})
         tree = fetch_source(gold)
         return Answer(files={"compile.sh": compile_script(gold)}, meta={SOURCE_DIR: str(tree)})
 
