@@ -147,33 +147,8 @@ def paired_bootstrap_ci(
     _z(confidence)
     if len(a) < 2:
         return None
-    import numpy as np
-    from scipy.stats import bootstrap
-
-    xa = np.asarray(a, dtype=float)
-    xb = np.asarray(b, dtype=float)
-    if np.all(xa - xb == xa[0] - xb[0]):  # every resample gives the same difference
-        d = float(xa[0] - xb[0])
-        return d, d
-
-    def diff(x: np.ndarray, y: np.ndarray, axis: int = -1) -> np.ndarray:
-        return np.mean(x, axis=axis) - np.mean(y, axis=axis)
-
-    gen = np.random.default_rng(seed)
-    # scipy >= 1.15 names the generator ``rng``; older versions ``random_state``.
-    key = "rng" if "rng" in inspect.signature(bootstrap).parameters else "random_state"
-    res = bootstrap(
-        (xa, xb),
-        diff,
-        paired=True,
-        vectorized=True,
-        n_resamples=resamples,
-        batch=_BATCH,
-        confidence_level=confidence,
-        method="percentile",
-        **{key: gen},
-    )
-    return float(res.confidence_interval.low), float(res.confidence_interval.high)
+    return _mean_difference_ci(a, b, paired=True, resamples=resamples, seed=seed,
+                               confidence=confidence)  # fmt: skip
 
 
 def unpaired_bootstrap_ci(
@@ -197,12 +172,25 @@ def unpaired_bootstrap_ci(
     _z(confidence)
     if len(a) < 2 or len(b) < 2:
         return None
+    return _mean_difference_ci(a, b, paired=False, resamples=resamples, seed=seed,
+                               confidence=confidence)  # fmt: skip
+
+
+def _mean_difference_ci(
+    a: Sequence[float], b: Sequence[float], *, paired: bool, resamples: int, seed: int,
+    confidence: float,
+) -> tuple[float, float]:  # fmt: skip
+    """scipy's percentile bootstrap of ``mean(a) - mean(b)``, paired or not, from
+    ``default_rng(seed)``; a difference no resample can change is returned as it is."""
     import numpy as np
     from scipy.stats import bootstrap
 
     xa = np.asarray(a, dtype=float)
     xb = np.asarray(b, dtype=float)
-    if np.all(xa == xa[0]) and np.all(xb == xb[0]):  # every resample gives the same difference
+    fixed = (
+        np.all(xa - xb == xa[0] - xb[0]) if paired else np.all(xa == xa[0]) and np.all(xb == xb[0])
+    )
+    if fixed:  # every resample gives the same difference
         d = float(xa[0] - xb[0])
         return d, d
 
@@ -210,11 +198,12 @@ def unpaired_bootstrap_ci(
         return np.mean(x, axis=axis) - np.mean(y, axis=axis)
 
     gen = np.random.default_rng(seed)
+    # scipy >= 1.15 names the generator ``rng``; older versions ``random_state``.
     key = "rng" if "rng" in inspect.signature(bootstrap).parameters else "random_state"
     res = bootstrap(
         (xa, xb),
         diff,
-        paired=False,
+        paired=paired,
         vectorized=True,
         n_resamples=resamples,
         batch=_BATCH,
