@@ -16,29 +16,21 @@ from truepass.families.rebuild.grammar import Grammar
 
 Rules = Mapping[str, Sequence[Sequence[str]]]
 """A grammar: nonterminal (``<name>``) -> its alternatives, each a sequence of symbols (a
-nonterminal or literal text). By convention an alternative with the fewest nonterminals comes
-first: that one ends an expansion when the depth runs out."""
+nonterminal, i.e. a key of the rules, or else literal text). By convention an alternative with
+the fewest nonterminals comes first: that one ends an expansion when the depth runs out."""
 
 
-def _nonterminal(symbol: str) -> bool:
-    return len(symbol) > 2 and symbol[0] == "<" and symbol[-1] == ">"
 
 
 def expand(rules: Rules, start: str, rng: random.Random, depth: int = 6) -> str:
     """One random sentence of ``rules`` from ``start``; below ``depth`` levels every nonterminal
-    takes its alternative with the fewest nonterminals (so the expansion always ends).
-
-    Raises:
-        KeyError: a nonterminal without rules.
-    """
+    takes its alternative with the fewest nonterminals (so the expansion always ends)."""
     alternatives = rules[start]
     if depth <= 0:
-        chosen = min(alternatives, key=lambda alt: sum(_nonterminal(s) for s in alt))
+        chosen = min(alternatives, key=lambda alt: sum(s in rules for s in alt))
     else:
         chosen = alternatives[rng.randrange(len(alternatives))]
-    return "".join(
-        expand(rules, s, rng, depth - 1) if _nonterminal(s) else s for s in chosen
-    )
+    return "".join(expand(rules, s, rng, depth - 1) if s in rules else s for s in chosen)
 
 
 @dataclass(frozen=True)
@@ -100,7 +92,9 @@ MARKDOWN: Rules = {
         ["# ", "<text>", "\n"], ["## ", "<text>", "\n"], ["### ", "<text>", "\n"],
         ["<word>", "\n===\n"], ["<word>", "\n---\n"], ["# NAME 1 \"June 2020\"\n"],
     ],
-    "<para>": [["<text>", "\n"], ["<text>", "\n", "<text>", "\n"], ["<text>", "  \n", "<text>", "\n"]],
+    "<para>": [
+        ["<text>", "\n"], ["<text>", "\n", "<text>", "\n"], ["<text>", "  \n", "<text>", "\n"],
+    ],
     "<text>": [["<word>"], ["<word>", " ", "<text>"], ["<inline>", " ", "<text>"]],
     "<inline>": [
         ["*", "<word>", "*"], ["**", "<word>", "**"], ["`", "<word>", "`"], ["_", "<word>", "_"],
@@ -153,7 +147,9 @@ SHELL: Rules = {
         ["for i in ", "<args>", "; do\n", "<stmt>", "\ndone"],
         ["for ((i = 0; i < 3; i++)); do ", "<simple>", "; done"],
     ],
-    "<while>": [["while ", "<simple>", "; do ", "<simple>", "; done"], ["until false; do break; done"]],
+    "<while>": [
+        ["while ", "<simple>", "; do ", "<simple>", "; done"], ["until false; do break; done"],
+    ],
     "<func>": [["f() {\n", "<stmt>", "\n}"], ["function g {\n\t", "<simple>", "\n}"]],
     "<case>": [["case $x in\na) ", "<simple>", " ;;\n*) ", "<simple>", " ;;\nesac"]],
     "<group>": [["( ", "<simple>", " )"], ["{ ", "<simple>", "; }"]],
