@@ -20,8 +20,6 @@ nonterminal, i.e. a key of the rules, or else literal text). By convention an al
 the fewest nonterminals comes first: that one ends an expansion when the depth runs out."""
 
 
-
-
 def expand(rules: Rules, start: str, rng: random.Random, depth: int = 6) -> str:
     """One random sentence of ``rules`` from ``start``; below ``depth`` levels every nonterminal
     takes its alternative with the fewest nonterminals (so the expansion always ends)."""
