@@ -103,7 +103,7 @@ def main(argv: list[str]) -> int:
         print(show(r), flush=True)
     lines = [json.loads(x) for x in (out / "suite.jsonl").read_text().splitlines() if x.strip()]
     kept = [s["generation"]["kept"] for s in lines]
-    covs = [s["generation"]["coverage"] for s in lines if s["generation"]["coverage"] is not None]
+    covs = [c for s in lines if (c := s["generation"].get("coverage")) is not None]
     langs: dict[str, int] = {}
     for s in lines:
         langs[s["language"]] = langs.get(s["language"], 0) + 1

@@ -27,10 +27,11 @@ from types import ModuleType
 import pytest
 
 from truepass.errors import InputError, TruepassError
+from truepass.families.rebuild.candidates import grow_wider, wider_cases
 from truepass.families.rebuild.emit import Case, Expected, render_module
 from truepass.families.rebuild.grammar import Grammar, grammar_of, read_help, read_man
 from truepass.families.rebuild.harness._truepass_rebuild import Program
-from truepass.families.rebuild.inputs import DIMENSIONS, Seeds, grow_cases, initial_cases
+from truepass.families.rebuild.inputs import DIMENSIONS, Seeds, unique_cases
 from truepass.families.rebuild.inputs import load_seeds as load_seeds
 from truepass.families.rebuild.recipes import Coverage
 from truepass.families.rebuild.sandboxed import harness_binds, record_cases, run_tests
@@ -51,9 +52,16 @@ Lines = frozenset[tuple[str, int]]
 BASELINE = 2
 """Tests kept per dimension whatever their coverage, so that every dimension is represented."""
 GROW_BATCH = 30
+"""The fewest new candidates a growth round makes."""
+MAX_BATCH = 400
+"""The most new candidates a growth round makes."""
 MAX_ROUNDS = 12
 PLATEAU_ROUNDS = 2
-"""Rounds in a row without new covered lines after which growth stops."""
+"""Unproductive rounds in a row (no new covered lines, too few new behaviours) after which
+growth stops."""
+PLATEAU_GAIN = 0.05
+"""The share of a round's new cases that must show a behaviour not seen before for the round
+to count as productive (while fewer behaviours than the budget are known)."""
 MAX_OUTPUT = 16_384
 """Bytes of stdout, stderr or a file beyond which a case makes an unreadable test: dropped."""
 SLOW = IgnoreReason.SLOW_OR_HANG.value
@@ -94,9 +102,10 @@ class Settings:
     """How many tests, how they are chosen and checked."""
 
     max_tests: int = 60
-    min_tests: int = 20
-    """With coverage: when coverage has plateaued below this many tests, fill up with cases of
-    behaviours not seen yet (other exit statuses, messages, outputs), as without coverage."""
+    min_tests: int | None = None
+    """With coverage: when coverage has plateaued below this many tests (None: ``max_tests``),
+    fill up with cases of behaviours not seen yet (other exit statuses, messages, outputs), as
+    without coverage."""
     seed: int = 0
     reruns: int = 3
     verify_runs: int = 3
@@ -239,11 +248,21 @@ def trivial(case: Case, expected: Expected, help_text: bytes) -> bool:
 
 
 def _signature(rec: Recording) -> tuple[object, ...]:
+    """A coarse behaviour: the dimension, exit status, first line of stderr (numbers and quoted
+    words blanked), whether there is output and whether files were written."""
     assert rec.expected is not None
     first = rec.expected.stderr.split(b"\n", 1)[0]
     first = re.sub(rb"'[^']*'|\"[^\"]*\"|\d+", b"_", first)
     exp = rec.expected
     return (rec.case.dimension, exp.returncode, first, bool(exp.stdout), bool(exp.files))
+
+
+def behaviour(rec: Recording) -> tuple[object, ...]:
+    """A fine behaviour: everything the gold did (exit status, stdout, stderr, files written);
+    two cases with the same one are the same observation of the program."""
+    assert rec.expected is not None
+    exp = rec.expected
+    return (exp.returncode, exp.stdout, exp.stderr, tuple(sorted(exp.files.items())))
 
 
 def select_by_coverage(
@@ -287,29 +306,82 @@ def select_by_behaviour(
     pool: Sequence[Recording], limit: int, is_trivial: Callable[[Recording], bool],
     chosen: Sequence[Recording] = (),
 ) -> list[Recording]:  # fmt: skip
-    """Without coverage: round-robin over the dimensions, first one case per distinct behaviour
-    (exit status, first line of stderr, output or not), then the rest in order; never a case a
+    """Without coverage: round-robin over the dimensions, first one case per coarse behaviour
+    (:func:`_signature`: exit status, first line of stderr, output or not), then one per fine
+    behaviour (:func:`behaviour`: any output not seen), then the rest in order; never a case a
     dummy would pass. With ``chosen``, adds to those (returns them and the new ones)."""
     taken = {id(r) for r in chosen}
     useful = [r for r in pool if not is_trivial(r) and id(r) not in taken]
     by_dim = {d: [r for r in useful if r.case.dimension == d] for d in DIMENSIONS}
-    seen: set[tuple[object, ...]] = {_signature(r) for r in chosen}
     chosen = list(chosen)
-    for distinct in (True, False):
-        queues = {d: list(rs) for d, rs in by_dim.items()}
+    keys: tuple[Callable[[Recording], tuple[object, ...]] | None, ...] = (
+        _signature,
+        behaviour,
+        None,
+    )
+    for key in keys:
+        seen = {key(r) for r in chosen} if key is not None else set()
+        queues = {d: list(reversed(rs)) for d, rs in by_dim.items()}
         while len(chosen) < limit and any(queues.values()):
             for dim in DIMENSIONS:
                 queue = queues[dim]
                 while queue and len(chosen) < limit:
-                    rec = queue.pop(0)
-                    if any(rec is c for c in chosen):
+                    rec = queue.pop()
+                    if id(rec) in taken:
                         continue
-                    if distinct and _signature(rec) in seen:
-                        continue
-                    seen.add(_signature(rec))
+                    if key is not None:
+                        k = key(rec)
+                        if k in seen:
+                            continue
+                        seen.add(k)
                     chosen.append(rec)
+                    taken.add(id(rec))
                     break
     return chosen
+
+
+def _usable(rec: Recording, is_trivial: Callable[[Recording], bool]) -> bool:
+    return rec.problem is None and not is_trivial(rec)
+
+
+def grow_rounds(
+    recs: list[Recording], tried: set[tuple[object, ...]], budget: int, *,
+    grow: Callable[[Sequence[Recording], int], list[Case]],
+    record_more: Callable[[list[Case], int], list[Recording]],
+    is_trivial: Callable[[Recording], bool],
+    added_lines: Callable[[list[Recording]], bool] | None = None,
+    enough: Callable[[], bool] | None = None,
+) -> int:  # fmt: skip
+    """Grow candidates in rounds until the pool is big enough, or behaviour (and coverage)
+    plateaus; ``recs`` and ``tried`` (case keys) are extended in place; returns the rounds run.
+
+    Each round asks ``grow(recs, n)`` for ``n`` new cases (:data:`GROW_BATCH` at least, twice
+    the behaviours still missing at most :data:`MAX_BATCH`), records those not tried yet with
+    ``record_more(cases, first_order)``, and counts the new behaviours (:func:`behaviour`) among
+    the usable, non-trivial ones. A round is *productive* when ``added_lines`` (coverage mode:
+    whether its recordings added covered lines) says so, or, while fewer than ``budget``
+    behaviours are known, when at least :data:`PLATEAU_GAIN` of its cases showed a new one.
+    Growth stops after :data:`PLATEAU_ROUNDS` unproductive rounds in a row, after
+    :data:`MAX_ROUNDS`, when nothing new can be made, or when ``enough()`` (default: ``budget``
+    behaviours known)."""
+    seen = {behaviour(r) for r in recs if _usable(r, is_trivial)}
+    done = enough or (lambda: len(seen) >= budget)
+    stale = rounds = 0
+    while rounds < MAX_ROUNDS and stale < PLATEAU_ROUNDS and not done():
+        n = min(MAX_BATCH, max(GROW_BATCH, 2 * (budget - len(seen))))
+        new = [c for c in unique_cases(grow(recs, n)) if c.key not in tried]
+        if not new:
+            break
+        tried |= {c.key for c in new}
+        more = record_more(new, len(recs))
+        recs += more
+        fresh = {behaviour(r) for r in more if _usable(r, is_trivial)} - seen
+        seen |= fresh
+        rounds += 1
+        lines = added_lines(more) if added_lines is not None else False
+        varied = len(seen) - len(fresh) < budget and len(fresh) >= PLATEAU_GAIN * len(new)
+        stale = 0 if lines or varied else stale + 1
+    return rounds
 
 
 # --- verification ------------------------------------------------------------------------------
@@ -390,14 +462,23 @@ def generate(
     grammar = grammar_of(help_text, read_man(man) if man else "")
     help_bytes = help_text.encode()
 
-    cases = initial_cases(grammar, seeds, rng)
+    cases = wider_cases(grammar, seeds, rng)
     recs = record(gold, program, cases, settings, progress=progress)
     tried = {c.key for c in cases}
-    dropped = Counter(r.problem for r in recs if r.problem)
 
     def is_trivial(rec: Recording) -> bool:
         assert rec.expected is not None
         return trivial(rec.case, rec.expected, help_bytes)
+
+    def record_more(new: list[Case], start: int) -> list[Recording]:
+        return record(gold, program, new, settings, start=start, progress=progress)
+
+    def grow(bases: Sequence[Recording], n: int) -> list[Case]:
+        picked = select_by_behaviour(
+            [r for r in bases if r.problem is None], settings.max_tests, is_trivial, chosen
+        )
+        outputs = [r.expected.stdout for r in picked if r.expected is not None]
+        return grow_wider([r.case for r in picked], outputs, grammar, rng, n)
 
     total = 0
     chosen: list[Recording] = []
@@ -406,34 +487,33 @@ def generate(
         total = measure(probe, program, recs, settings, progress)
         usable = [r for r in recs if r.problem is None]
         select_by_coverage(usable, chosen, covered, settings.max_tests, is_trivial, True)
-        stale = 0
-        for _round in range(MAX_ROUNDS):
-            if len(chosen) >= settings.max_tests or stale >= PLATEAU_ROUNDS:
-                break
-            new = [c for c in grow_cases([r.case for r in chosen], grammar, rng, GROW_BATCH)
-                   if c.key not in tried]  # fmt: skip
-            tried |= {c.key for c in new}
-            more = record(gold, program, new, settings, start=len(recs), progress=progress)
-            recs += more
-            dropped.update(r.problem for r in more if r.problem)
+
+        def added_lines(more: list[Recording]) -> bool:
+            nonlocal total
             total = measure(probe, program, more, settings, progress) or total
             before = len(covered)
             pool = [r for r in more if r.problem is None]
             select_by_coverage(pool, chosen, covered, settings.max_tests, is_trivial, False)
-            stale = stale + 1 if len(covered) == before else 0
-        floor = min(settings.min_tests, settings.max_tests)
+            return len(covered) > before
+
+        grow_rounds(
+            recs, tried, settings.max_tests, grow=grow, record_more=record_more,
+            is_trivial=is_trivial, added_lines=added_lines,
+            enough=lambda: len(chosen) >= settings.max_tests,
+        )  # fmt: skip
+        floor = settings.max_tests if settings.min_tests is None else settings.min_tests
+        floor = min(floor, settings.max_tests)
         if len(chosen) < floor:
             usable = [r for r in recs if r.problem is None]
             chosen = select_by_behaviour(usable, floor, is_trivial, chosen)
     else:
-        usable = [r for r in recs if r.problem is None]
-        bases = [r.case for r in select_by_behaviour(usable, settings.max_tests, is_trivial)]
-        new = [c for c in grow_cases(bases, grammar, rng, GROW_BATCH) if c.key not in tried]
-        more = record(gold, program, new, settings, start=len(recs), progress=progress)
-        recs += more
-        dropped.update(r.problem for r in more if r.problem)
+        grow_rounds(
+            recs, tried, settings.max_tests, grow=grow, record_more=record_more,
+            is_trivial=is_trivial,
+        )  # fmt: skip
         usable = [r for r in recs if r.problem is None]
         chosen = select_by_behaviour(usable, settings.max_tests, is_trivial)
+    dropped = Counter(r.problem for r in recs if r.problem)
 
     if not chosen:
         raise InputError(

@@ -14,7 +14,13 @@ from dataclasses import dataclass, field
 
 _SHORT = re.compile(r"^-[A-Za-z0-9?#@]$")
 _LONG = re.compile(r"^--?[A-Za-z0-9][A-Za-z0-9_-]+$")
-_ARG_WORD = re.compile(r"^(?:[A-Z][A-Z0-9_-]*|<[^>]+>|\[[^\]]+\]|\{[^}]+\})$")
+_ARG_WORD = re.compile(
+    r"^(?:[A-Z][A-Z0-9_-]*|<[^>]+>|\[[^\]]+\]|\{[^}]+\}"
+    r"|string|str|int|uint|int64|uint64|float|float64|duration|value)$"
+)
+"""An option's argument word: ``NUM``, ``<file>``, ``[WHEN]``, ``{a,b}``, or the type Go's flag
+package prints (``-in string``)."""
+_GENERIC = {"STRING", "STR", "VALUE", ""}
 _SECTION = re.compile(r"^[A-Z][A-Z /-]+$")
 _DOC_ENV = {"PATH": "/usr/bin:/bin", "LC_ALL": "C", "MANWIDTH": "80", "MAN_KEEP_FORMATTING": ""}
 
@@ -65,6 +71,8 @@ class Option:
         for kind, words in _KINDS:
             if any(w in hint for w in words):
                 return kind
+        if self.arg and hint in _GENERIC and re.search(r"\b(path|file)\b", self.description, re.I):
+            return "file"  # "-in string: Path to file to be processed"
         return "string"
 
     @property
@@ -215,9 +223,25 @@ def merge(*groups: list[Option], text: str = "") -> tuple[Option, ...]:
             new = Option(names, arg, hint, same.description or opt.description)
             merged[merged.index(same)] = new
     return tuple(
-        Option(o.names, o.arg, o.hint, o.description, _documented_values(o.hint, text))
+        Option(
+            o.names, o.arg, o.hint, o.description,
+            tuple(dict.fromkeys(_documented_values(o.hint, text) + described_values(o))),
+        )
         for o in merged
-    )
+    )  # fmt: skip
+
+
+def described_values(option: Option) -> tuple[str, ...]:
+    """Values an option's own description lists: a slash-separated choice (``bash/posix/mksh``)
+    and a quoted default (``default "auto"``), for options that take an argument."""
+    if option.arg is None:
+        return ()
+    found: list[str] = []
+    for m in re.finditer(r"(?<![\w/.-])([a-z0-9][a-z0-9_-]*(?:/[a-z0-9][a-z0-9_-]*)+)(?![\w/])",
+                         option.description):  # fmt: skip
+        found += m.group(1).split("/")
+    found += re.findall(r"default:?\s+[\"'‘`]([^\"'’`\s]{1,20})[\"'’`]", option.description)
+    return tuple(dict.fromkeys(found))
 
 
 def usage_line(text: str) -> str:

@@ -148,7 +148,7 @@ class Seeds:
     files: tuple[tuple[str, bytes], ...] = ()
 
 
-def _arg_form(option: Option, value: str, index: int) -> tuple[str, ...]:
+def arg_form(option: Option, value: str, index: int) -> tuple[str, ...]:
     """``option`` with ``value``, alternating the spellings a parser must accept."""
     if option.long and (index % 2 == 0 or not option.short):
         if option.arg == "optional" or index % 4 == 0:
@@ -160,18 +160,20 @@ def _arg_form(option: Option, value: str, index: int) -> tuple[str, ...]:
     return (name, value)
 
 
-def _flag(option: Option, index: int) -> str:
+def flag_form(option: Option, index: int) -> str:
+    """A flag's short or long name, alternating by ``index`` when it has both."""
     if option.short and option.long:
         return option.short if index % 2 == 0 else option.long
     return option.short or option.name
 
 
-def _env_values(name: str, grammar: Grammar) -> tuple[str, ...]:
+def env_values(name: str, grammar: Grammar) -> tuple[str, ...]:
+    """Values to try for the environment variable ``name``, by what its name suggests."""
     upper = name.upper()
     if any(w in upper for w in ("LENGTH", "WIDTH", "COLUMNS", "LINES", "SIZE", "COUNT")):
         return ("0", "5", "100", "abc")
     if any(w in upper for w in ("ARGS", "OPTS", "OPTIONS", "FLAGS")):
-        flags = [o.short or o.name for o in grammar.options if o.arg is None and not _meta(o)]
+        flags = [o.short or o.name for o in grammar.options if o.arg is None and not is_meta(o)]
         return (*tuple(flags[:3]), "--no-such-option")
     if upper == "POSIXLY_CORRECT":
         return ("1",)
@@ -180,7 +182,8 @@ def _env_values(name: str, grammar: Grammar) -> tuple[str, ...]:
     return ("1", "", "x")
 
 
-def _meta(option: Option) -> bool:
+def is_meta(option: Option) -> bool:
+    """Whether ``option`` is ``--help`` or ``--version`` (tested apart, never combined)."""
     return option.is_help or option.is_version
 
 
@@ -212,7 +215,7 @@ def _unique_prefix(name: str, grammar: Grammar) -> str | None:
 
 def initial_cases(grammar: Grammar, seeds: Seeds, rng: random.Random) -> list[Case]:
     """The first candidates, along every dimension (deterministic for a seeded ``rng``)."""
-    options = [o for o in grammar.options if not _meta(o)]
+    options = [o for o in grammar.options if not is_meta(o)]
     flags = [o for o in options if o.arg is None]
     valued = [o for o in options if o.arg is not None and not o.writes]
     rotation = [SEEDS[n] for n in ("lines", "words", "blank-lines", "no-newline", "numbers")]
@@ -236,7 +239,7 @@ def initial_cases(grammar: Grammar, seeds: Seeds, rng: random.Random) -> list[Ca
             for name in option.names:
                 cases.append(Case("help", (name,), STANDARD, note=f"{name} without its argument"))
         for value in INVALID.get(option.kind, ()):
-            args = _arg_form(option, value, len(cases))
+            args = arg_form(option, value, len(cases))
             cases.append(Case("help", args, STANDARD, note=f"{option.name}: invalid {value!r}"))
     for option in flags:
         if option.long:
@@ -246,24 +249,24 @@ def initial_cases(grammar: Grammar, seeds: Seeds, rng: random.Random) -> list[Ca
     # args: every option alone (on rotating inputs), with every value, then in pairs
     for i, option in enumerate(flags):
         stdin = rotation[i % len(rotation)]
-        cases.append(Case("args", (_flag(option, i),), stdin, note=f"{option.name}"))
+        cases.append(Case("args", (flag_form(option, i),), stdin, note=f"{option.name}"))
         if option.long and (prefix := _unique_prefix(option.long, grammar)):
             cases.append(Case("args", (prefix,), stdin, note=f"{option.long} abbreviated"))
     for i, option in enumerate(valued):
         for j, value in enumerate(values_for(option)):
             stdin = rotation[(i + j) % len(rotation)]
             note = f"{option.name} {value!r}"
-            cases.append(Case("args", _arg_form(option, value, j), stdin, note=note))
+            cases.append(Case("args", arg_form(option, value, j), stdin, note=note))
     pairs = [(a, b) for i, a in enumerate(options) for b in options[i + 1 :]]
     rng.shuffle(pairs)
     for k, (a, b) in enumerate(pairs[:40]):
         args: tuple[str, ...] = ()
         for m, option in enumerate((a, b)):
             if option.arg is None:
-                args += (_flag(option, k + m),)
+                args += (flag_form(option, k + m),)
             else:
                 values = values_for(option)
-                args += _arg_form(option, values[(k + m) % len(values)], k + m)
+                args += arg_form(option, values[(k + m) % len(values)], k + m)
         note = f"{a.name} with {b.name}"
         cases.append(Case("args", args, rotation[k % len(rotation)], note=note))
     shorts = [o.short for o in flags if o.short]
@@ -290,13 +293,13 @@ def initial_cases(grammar: Grammar, seeds: Seeds, rng: random.Random) -> list[Ca
     cases.append(Case("env", ("--no-such-option",), env=(("LC_ALL", "C.UTF-8"),), note="UTF-8"))
     cases.append(Case("env", (), STANDARD, env=(("TZ", "America/New_York"),), note="TZ"))
     if flags:
-        late = (_flag(flags[0], 0),)
+        late = (flag_form(flags[0], 0),)
         files = (("in.txt", STANDARD),)
         env = (("POSIXLY_CORRECT", "1"),)
         note = "POSIXLY_CORRECT: an option after an operand"
         cases.append(Case("env", ("in.txt", *late), files=files, env=env, note=note))
     for name in grammar.env_vars:
-        for value in _env_values(name, grammar):
+        for value in env_values(name, grammar):
             for stdin in inputs[:2] if len(inputs) > 1 else inputs:
                 env = ((name, value),)
                 cases.append(Case("env", (), stdin, sfiles, env, note=f"{name}={value!r}"))
@@ -329,12 +332,12 @@ def initial_cases(grammar: Grammar, seeds: Seeds, rng: random.Random) -> list[Ca
     for args, stdin, files, note in file_cases:
         cases.append(Case("files", args, stdin, files, note=note))
     for i, option in enumerate(o for o in options if o.writes):
-        out = _arg_form(option, "out.txt", i)
+        out = arg_form(option, "out.txt", i)
         cases.append(Case("files", out, STANDARD, note=f"{option.name} writes a file"))
         cases.append(Case("files", (*out, "in.txt"), b"", (("in.txt", b),), note=option.name))
     for i, option in enumerate(o for o in options if o.kind == "file" and not o.writes):
         for value in ("in.txt", "missing.txt"):
-            args = _arg_form(option, value, i)
+            args = arg_form(option, value, i)
             cases.append(Case("files", args, STANDARD, (("in.txt", a),), note=option.name))
 
     # subcommands: seeded command scripts, alone and with the seeded arguments
@@ -343,10 +346,11 @@ def initial_cases(grammar: Grammar, seeds: Seeds, rng: random.Random) -> list[Ca
         for args in seeds.args[:3]:
             note = f"script {i + 1} with {' '.join(args)}"
             cases.append(Case("subcommands", tuple(args), script, sfiles, note=note))
-    return _unique(cases)
+    return unique_cases(cases)
 
 
-def _unique(cases: list[Case]) -> list[Case]:
+def unique_cases(cases: list[Case]) -> list[Case]:
+    """``cases`` without repeats of a run (the first of each key kept, in order)."""
     seen: set[tuple[object, ...]] = set()
     out = []
     for case in cases:
@@ -359,7 +363,7 @@ def _unique(cases: list[Case]) -> list[Case]:
 def grow_cases(kept: list[Case], grammar: Grammar, rng: random.Random, n: int) -> list[Case]:
     """New candidates near the kept ones: their input mutated (a script line by line), an
     option added, or another value for an option's argument."""
-    options = [o for o in grammar.options if not _meta(o)]
+    options = [o for o in grammar.options if not is_meta(o)]
     out: list[Case] = []
     if not kept:
         return out
@@ -375,10 +379,10 @@ def grow_cases(kept: list[Case], grammar: Grammar, rng: random.Random, n: int) -
         elif move == 1:
             option = options[rng.randrange(len(options))]
             if option.arg is None:
-                extra: tuple[str, ...] = (_flag(option, rng.randrange(2)),)
+                extra: tuple[str, ...] = (flag_form(option, rng.randrange(2)),)
             else:
                 values = values_for(option)
-                extra = _arg_form(option, values[rng.randrange(len(values))], rng.randrange(4))
+                extra = arg_form(option, values[rng.randrange(len(values))], rng.randrange(4))
             note = f"{base.note}; with {' '.join(extra)}"
             dim = "args" if base.dimension in ("stdin", "help") else base.dimension
             out.append(Case(dim, extra + base.args, base.stdin, base.files, base.env, note))
@@ -389,11 +393,11 @@ def grow_cases(kept: list[Case], grammar: Grammar, rng: random.Random, n: int) -
             option = valued[rng.randrange(len(valued))]
             values = values_for(option)
             value = values[rng.randrange(len(values))]
-            args = _arg_form(option, value, rng.randrange(4))
+            args = arg_form(option, value, rng.randrange(4))
             stdin = base.stdin or STANDARD
             note = f"{option.name} {value!r} on: {base.note}"
             out.append(Case("args", args, stdin, base.files, base.env, note))
-    return _unique(out)
+    return unique_cases(out)
 
 
 # --- seed files ------------------------------------------------------------------------------
