@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
+import functools
 import hashlib
 import json
 import logging
@@ -38,7 +39,7 @@ import shlex
 import shutil
 import subprocess
 import time
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -733,8 +734,10 @@ def reset_counters(inst: InstrumentedGold) -> None:
 _LLVM_VERSION = re.compile(r"^LLVM version: (\d+)\.", re.MULTILINE)
 
 
+@functools.cache
 def _rustc_llvm(rustc: str) -> str:
-    """The major version of the LLVM ``rustc`` was built with ("14" for Debian's rustc 1.63)."""
+    """The major version of the LLVM ``rustc`` was built with ("14" for Debian's rustc 1.63);
+    asked once per process (coverage is read after every case)."""
     if not Path(rustc).is_file():
         raise BuildError(f"{rustc} not found: a Rust coverage build needs Debian's rustc")
     done = _run([rustc, "--version", "--verbose"], cwd=Path("/"))
@@ -826,6 +829,18 @@ def _gcov_json(obj: Path) -> dict:
     return json.loads(done.stdout)
 
 
+def _gcov_lines(obj: Path) -> Iterator[tuple[str, dict[int, bool]]]:
+    """Per source file gcov reports for object ``obj``: its path and line -> run."""
+    data = _gcov_json(obj)
+    cwd = data.get("current_working_directory", str(obj.parent))
+    for entry in data.get("files", []):
+        lines: dict[int, bool] = {}
+        for line in entry.get("lines", []):
+            number = int(line["line_number"])
+            lines[number] = lines.get(number, False) or int(line["count"]) > 0
+        yield os.path.join(cwd, entry["file"]), lines
+
+
 def measure(inst: InstrumentedGold) -> Coverage:
     """Line coverage of the program's own sources by the runs since :func:`reset_counters`
     (gcc's ``gcov --json-format``, or LLVM's lcov export for Rust; lines of the program's
@@ -838,27 +853,19 @@ def measure(inst: InstrumentedGold) -> Coverage:
     suffixes = {"/" + rel: rel for rel in wanted.values()}
     seen: dict[str, dict[int, bool]] = {rel: {} for rel in wanted.values()}
     if inst.coverage is recipes.Coverage.LLVM:
-        for path, lines in _llvm_lines(inst, own).items():
-            full = os.path.normpath(os.path.join(inst.tree, path))
-            rel = wanted.get(full) or next((r for s, r in suffixes.items() if full.endswith(s)),
-                                           None)  # fmt: skip
-            if rel is not None:
-                for number, ran in lines.items():
-                    seen[rel][number] = seen[rel].get(number, False) or ran
-    for obj in inst.objects:
-        data = _gcov_json(obj)
-        cwd = data.get("current_working_directory", str(obj.parent))
-        for entry in data.get("files", []):
-            full = os.path.normpath(os.path.join(cwd, entry["file"]))
-            rel = wanted.get(full) or next(
-                (r for s, r in suffixes.items() if full.endswith(s)), None
-            )
-            if rel is None:
-                continue
-            lines = seen[rel]
-            for line in entry.get("lines", []):
-                number = int(line["line_number"])
-                lines[number] = lines.get(number, False) or int(line["count"]) > 0
+        reports: Iterable[tuple[str, dict[int, bool]]] = (
+            (os.path.join(inst.tree, path), lines) for path, lines in _llvm_lines(inst, own).items()
+        )
+    else:
+        reports = (report for obj in inst.objects for report in _gcov_lines(obj))
+    for path, lines in reports:
+        full = os.path.normpath(path)
+        rel = wanted.get(full) or next((r for s, r in suffixes.items() if full.endswith(s)), None)
+        if rel is None:
+            continue
+        merged = seen[rel]
+        for number, ran in lines.items():
+            merged[number] = merged.get(number, False) or ran
     per_file = {rel: (sum(v.values()), len(v)) for rel, v in seen.items() if v}
     covered = {(rel, n) for rel, v in seen.items() for n, hit in v.items() if hit}
     return Coverage(
