@@ -173,8 +173,7 @@ def draw(cases: int) -> CanaryPlan | None:
         return None
     # one read of the system's randomness per draw (128 bits) seeds a generator of this draw's
     # own: as unpredictable to the candidate, which never sees this process, and without the
-    # forty system calls per attempt that drawing every value from ``secrets`` cost (1 to 2 s
-    # of the parent's CPU per 3,280 attempts, benchmarks/exec_at_scale.py)
+    # forty system calls per attempt that drawing every value from ``secrets`` made
     rng = random.Random(secrets.randbits(128))
     kinds = list(KINDS)
     if rng.randrange(2):
