@@ -314,12 +314,12 @@ def compare_runs(
     notes = _read_languages(arms, [run for run, _, _ in grouped])
     for arm, (run, _, _) in zip(arms, grouped, strict=True):
         arm.info.split = _split(run)
-    sharing = [(a, b) for a, b in combinations(arms, 2) if _share(a, b)]
-    notes += [
-        f"{a.info.name} and {b.info.name} share no sample: not paired"
-        for a, b in combinations(arms, 2)
-        if not _share(a, b)
-    ]
+    sharing = []
+    for a, b in combinations(arms, 2):
+        if _share(a, b):
+            sharing.append((a, b))
+        else:
+            notes.append(f"{a.info.name} and {b.info.name} share no sample: not paired")
     pairs = [_compare(a, b, metric, bootstrap, seed) for a, b in sharing]
     _adjust([p.overall for p in pairs])
     for key in {k for p in pairs for k in p.by_defect_type}:
