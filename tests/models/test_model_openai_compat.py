@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import email.utils
-import itertools
 import threading
 import time
 
@@ -160,16 +159,35 @@ def test_parse_retry_after() -> None:
     assert parse_retry_after(email.utils.formatdate(1000, usegmt=True), now=2000) == 0.0
 
 
-def test_backoff_grows_and_is_capped() -> None:
+class _RecordedSleep:
+    """``time`` as openai_compat sees it, with every ``sleep`` asked for recorded (and slept)."""
+
+    def __init__(self) -> None:
+        self.delays: list[float] = []
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(time, name)
+
+    def sleep(self, seconds: float) -> None:
+        self.delays.append(seconds)
+        time.sleep(seconds)
+
+
+def test_backoff_grows_and_is_capped(monkeypatch: pytest.MonkeyPatch) -> None:
+    from truepass.models import openai_compat
+
+    clock = _RecordedSleep()
+    monkeypatch.setattr(openai_compat, "time", clock)
     with FakeOpenAI([status(500)] * 4 + [ok()]) as server:
         model(server, backoff_base_s=0.05, backoff_max_s=0.1, max_retries=4).complete(
             MESSAGES, GenerationParams()
         )
-    at = [r.at for r in server.requests]
-    gaps = [b - a for a, b in itertools.pairwise(at)]
-    assert len(gaps) == 4
-    assert 0.02 <= gaps[0] < 0.09  # 0.05 x [0.5, 1]
-    assert all(0.045 <= g < 0.2 for g in gaps[1:])  # capped at 0.1 x [0.5, 1]
+    assert len(server.requests) == 5
+    # the delays asked for, not the wall-clock gaps (which a loaded machine stretches)
+    delays = clock.delays
+    assert len(delays) == 4
+    assert 0.025 <= delays[0] <= 0.05  # 0.05 x [0.5, 1]
+    assert all(0.05 <= d <= 0.1 for d in delays[1:])  # capped at 0.1 x [0.5, 1]
 
 
 def test_concurrency_is_limited() -> None:
