@@ -21,7 +21,9 @@ candidate's cases keep their own indices, outputs and times) and says which cana
 
 from __future__ import annotations
 
+import bisect
 import dataclasses
+import functools
 import random
 import secrets
 import string
@@ -116,7 +118,11 @@ class CanaryPlan:
         return sent
 
     def _candidate_index(self, index: int) -> int:
-        return index - sum(c.index < index for c in self.canaries)
+        return index - bisect.bisect_left(self._indices, index)
+
+    @functools.cached_property
+    def _indices(self) -> list[int]:
+        return sorted(c.index for c in self.canaries)
 
     def take(self, decoded: Decoded) -> tuple[Decoded, list[str]]:
         """``decoded`` without the canaries (the candidate's outcomes renumbered, output written
@@ -139,7 +145,8 @@ class CanaryPlan:
             kept.append(outcome.moved(index, carried + outcome.output))
             carried = ""
         kept = self._pass_failures(seen, kept)
-        rest = dataclasses.replace(decoded, outcomes=kept)
+        rest = Decoded(decoded.load, decoded.load_error, decoded.load_output, kept,
+                       decoded.truncated)  # fmt: skip
         if carried and kept:
             kept[-1] = dataclasses.replace(kept[-1], output=kept[-1].output + carried)
         elif carried:

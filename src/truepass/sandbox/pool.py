@@ -21,7 +21,6 @@ once on the fresh worker; a second failure raises :class:`PoolError`.
 from __future__ import annotations
 
 import concurrent.futures
-import dataclasses
 import json
 import math
 import os
@@ -36,7 +35,6 @@ from typing import Any, Literal
 
 from truepass.errors import SandboxError
 from truepass.sandbox import casecanaries
-from truepass.sandbox.guest import plainvalues
 from truepass.sandbox.verdict import (
     Case,
     CaseResult,
@@ -232,7 +230,7 @@ class ExecPool:
 
     def _run_job(self, job: Job, infra_errors: str = "raise") -> CheckResult:
         for case in job.cases:
-            plainvalues.check_plain(case.expected)
+            case.check_plain()
         compare = {"atol": job.atol, "tuple_is_list": job.tuple_is_list,
                    "int_is_float": job.int_is_float}  # fmt: skip
         plan = casecanaries.draw(len(job.cases)) if job.canaries else None
@@ -245,32 +243,31 @@ class ExecPool:
         lies: list[str] = []
         if plan is not None:  # taken out before anything reads the outcomes
             decoded, lies = plan.take(decoded)
-        result = judge(job.cases, decoded, stop_on_first_failure=job.stop_on_first_failure,
-                       compare=compare, duration_s=duration, sandbox=sandbox)  # fmt: skip
-        if plan is None:
-            return result
-        return dataclasses.replace(result, canaries=len(plan.canaries), canary_lies=tuple(lies))
+        return judge(
+            job.cases, decoded, stop_on_first_failure=job.stop_on_first_failure, compare=compare,
+            duration_s=duration, sandbox=sandbox, canaries=len(plan.canaries) if plan else 0,
+            canary_lies=tuple(lies),
+        )  # fmt: skip
 
     def _run(
         self, job: Job, plan: casecanaries.CanaryPlan | None = None
     ) -> tuple[Decoded, float, str]:
         """Send ``job`` to a free worker (and once more to a fresh one if that fails), with
         ``plan``'s canary cases woven in (the decoded response still holds them)."""
-        if plan is not None:
-            job = dataclasses.replace(job, cases=plan.weave(job.cases))
-        timeouts = [float(case.timeout_s) for case in job.cases]
-        walls = [float(case.wall_limit_s) for case in job.cases]
+        cases = plan.weave(job.cases) if plan is not None else job.cases
+        timeouts = [float(case.timeout_s) for case in cases]
+        walls = [float(case.wall_limit_s) for case in cases]
         load = self.limits.load_timeout_s
         header = {
             "timeouts": timeouts, "walls": walls, "load_timeout": load,
             "stop": job.stop_on_first_failure, "cpu_s": math.ceil(load + sum(timeouts)) + 1,
         }  # fmt: skip
-        args = [plainvalues.encode(list(case.args)) for case in job.cases]
-        request = {"code": job.code, "entry_point": job.entry_point, "args": args}
-        if plan is not None:
-            request["canaries"] = plan.payload()
-        payload = json.dumps(request)
-        data = payload.encode()
+        # the request's JSON, with each case's arguments as the case encoded them once
+        canaries = f', "canaries": {json.dumps(plan.payload())}' if plan is not None else ""
+        data = (
+            f'{{"code": {json.dumps(job.code)}, "entry_point": {json.dumps(job.entry_point)}, '
+            f'"args": [{", ".join(case.args_json() for case in cases)}]{canaries}}}'
+        ).encode()
         restarts = 0 if job.stop_on_first_failure else len(timeouts)
         budget = load * (1 + restarts) + sum(walls) + 10.0
         if not self._slots:
@@ -288,7 +285,7 @@ class ExecPool:
                 try:
                     response = slot.process.run(header, data, budget)
                     duration = time.monotonic() - start
-                    decoded = decode_response(response, job.cases, load)
+                    decoded = decode_response(response, cases, load)
                     return decoded, duration, slot.process.description
                 except (WorkerDied, HarnessFailed) as exc:
                     failure = exc

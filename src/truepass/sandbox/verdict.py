@@ -43,6 +43,21 @@ class Case:
         """The wall-clock limit: ``wall_s``, or :func:`wall_limit` of the CPU limit."""
         return self.wall_s if self.wall_s is not None else wall_limit(self.timeout_s)
 
+    def args_json(self) -> str:
+        """The JSON text of the tagged ``args`` sent to the worker (computed once per case: a
+        family that judges many attempts of a sample keeps its cases and sends them again)."""
+        text = self.__dict__.get("_args_json")
+        if text is None:
+            text = self.__dict__["_args_json"] = json.dumps(plainvalues.encode(list(self.args)))
+        return text
+
+    def check_plain(self) -> None:
+        """Raise :class:`~truepass.sandbox.guest.plainvalues.Unserialisable` unless ``expected``
+        is a plain value (checked once per case)."""
+        if "_plain" not in self.__dict__:
+            plainvalues.check_plain(self.expected)
+            self.__dict__["_plain"] = True
+
 
 def wall_limit(cpu_s: float) -> float:
     """The default wall-clock limit of a case allowed ``cpu_s`` of CPU time: ``3 * cpu_s + 2``
@@ -129,6 +144,24 @@ def _frames(results: bytes) -> list[bytes]:
     return frames
 
 
+def _messages(results: bytes) -> deque[dict[str, Any]]:
+    """Each frame's message (``{}`` for a frame that is not a JSON object). All are parsed in
+    one ``json.loads`` when every element of the frames joined as one JSON array is an object
+    and there is one per frame, else each frame on its own. The candidate's process writes
+    every frame, so joining them gives it no outcome it could not write directly as frames of
+    its own; the canaries are what catches such writing."""
+    frames = _frames(results)
+    if len(frames) > 1:
+        try:
+            batch = json.loads(b"[" + b",".join(frames) + b"]")
+        except (ValueError, RecursionError):
+            batch = None
+        whole = type(batch) is list and len(batch) == len(frames)
+        if whole and all(type(message) is dict for message in batch):
+            return deque(batch)
+    return deque(_parse(frame) for frame in frames)
+
+
 def _how(event: dict[str, Any]) -> str:
     if "signal" in event:
         number = int(event["signal"])
@@ -144,7 +177,7 @@ def decode_response(response: Response, cases: list[Case], load_timeout_s: float
     """Decode a worker's response. Raises :class:`WorkerDied` when the worker's own part is
     inconsistent and :class:`HarnessFailed` when the harness reported failing before the
     candidate ran; whatever the candidate could have written becomes a case outcome."""
-    frames = deque(_frames(response.results))
+    messages = _messages(response.results)
     decoded = Decoded(truncated=response.truncated)
     output, out_pos, next_case, loaded_once, pending = response.output, 0, 0, False, ""
     armed = False  # the current child has said it is about to run the candidate's code
@@ -161,9 +194,9 @@ def decode_response(response: Response, cases: list[Case], load_timeout_s: float
         cpu = float(event.get("cpu") or 0.0)
         message: dict[str, Any] = {}
         if kind == "frame":
-            if not frames:
+            if not messages:
                 raise WorkerDied("more frame events than frames")
-            message = _parse(frames.popleft())
+            message = messages.popleft()
             reported = message.get("o")  # the child's own count: it only places output
             end = reported if type(reported) is int else out_pos
         else:
@@ -211,7 +244,7 @@ def decode_response(response: Response, cases: list[Case], load_timeout_s: float
         else:
             raise WorkerDied(f"unknown event {kind!r:.50}")
         decoded.outcomes.append(outcome)
-    if frames:
+    if messages:
         raise WorkerDied("frames left over")
     rest = output[out_pos:].decode("utf-8", "replace")  # written around the counted streams
     if rest and decoded.outcomes:
@@ -305,11 +338,15 @@ def judge(
     compare: dict[str, Any],
     duration_s: float,
     sandbox: str,
+    canaries: int = 0,
+    canary_lies: tuple[str, ...] = (),
 ) -> CheckResult:
     """Compare each case's outcome with its expected value (``compare``: the keyword arguments
-    of :func:`~truepass.sandbox.guest.plainvalues.plain_equal`)."""
+    of :func:`~truepass.sandbox.guest.plainvalues.plain_equal`); ``canaries`` and
+    ``canary_lies`` are passed to the result as they are."""
     common = {"duration_s": duration_s, "output": decoded.load_output, "sandbox": sandbox,
-              "output_truncated": decoded.truncated}  # fmt: skip
+              "output_truncated": decoded.truncated, "canaries": canaries,
+              "canary_lies": canary_lies}  # fmt: skip
     if decoded.load != "ok":
         return CheckResult(False, decoded.load, [], error=decoded.load_error, **common)
     by_index = {outcome.index: outcome for outcome in decoded.outcomes}

@@ -10,7 +10,9 @@ scale with the canonical solution's measured CPU time, with a floor
 from __future__ import annotations
 
 import dataclasses
+import threading
 import time
+from collections import OrderedDict
 
 from truepass import pyast
 from truepass.answers import Answer
@@ -211,11 +213,7 @@ def _run_cases(
     """Every case of the sample, visible then hidden, in one check that stops at the first
     case that does not pass (so hidden cases only run when every visible one passed), with the
     harness's canary cases among them (:mod:`truepass.sandbox.casecanaries`)."""
-    cases = [
-        Case(args=c.arguments(fresh=False), expected=parse_literal(exp, fresh=False), timeout_s=t)
-        for phase, phase_cases in _phases(sample).items()
-        for c, exp, t in zip(phase_cases, check.expected[phase], check.timeouts[phase], strict=True)
-    ]
+    cases = _cases(sample, check)
     for attempt in range(2):
         try:
             result = pool.check(
@@ -228,6 +226,32 @@ def _run_cases(
                 raise
             out.infra_retries += 1
     raise AssertionError("unreachable")
+
+
+_CASES_KEPT = 4096
+_cases_lock = threading.Lock()
+_cases_kept: OrderedDict[int, tuple[CodegenSample, CodegenCheck, list[Case]]] = OrderedDict()
+
+
+def _cases(sample: CodegenSample, check: CodegenCheck) -> list[Case]:
+    """The pool's cases of ``sample`` as ``check`` measured them, visible then hidden: built
+    once per sample and check object and sent again for each of its attempts (a case encodes
+    its arguments once, :meth:`~truepass.sandbox.verdict.Case.args_json`)."""
+    with _cases_lock:
+        kept = _cases_kept.get(id(check))
+        if kept is not None and kept[0] is sample and kept[1] is check:
+            _cases_kept.move_to_end(id(check))
+            return kept[2]
+    cases = [
+        Case(args=c.arguments(fresh=False), expected=parse_literal(exp, fresh=False), timeout_s=t)
+        for phase, phase_cases in _phases(sample).items()
+        for c, exp, t in zip(phase_cases, check.expected[phase], check.timeouts[phase], strict=True)
+    ]
+    with _cases_lock:
+        _cases_kept[id(check)] = (sample, check, cases)
+        while len(_cases_kept) > _CASES_KEPT:
+            _cases_kept.popitem(last=False)
+    return cases
 
 
 def _counts(cases: list[CaseResult], expected: int, *, ok: bool) -> PhaseResult:
