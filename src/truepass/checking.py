@@ -86,7 +86,7 @@ def check_suite(
     cache = open_check_cache(check_cache, config)
     results: dict[str, SampleHealth] = {}
     try:
-        where = open_executor(spec, family, secrets.token_hex(4))
+        where = open_executor(spec, family, secrets.token_hex(4), config)
         with ThreadPoolExecutor(max_workers=jobs) as pool:
             checks = sample_checks(
                 suite, suite.samples, None, config, pool, family, where, cache, progress

@@ -256,7 +256,7 @@ def run(
         if tasks:
             for solver in {s.name: s for s, _, _ in tasks}.values():
                 solver.prepare()
-            where = open_executor(spec, family, secrets.token_hex(4))
+            where = open_executor(spec, family, secrets.token_hex(4), config)
             cache = open_check_cache(check_cache, config)
         manifest["executor"] = where.describe() if where else {"spec": spec.text}
         _write_json(out / "manifest.json", manifest)

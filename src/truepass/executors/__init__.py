@@ -21,6 +21,7 @@ from truepass.errors import InputError
 from truepass.executors.base import Executor, ExecutorSpec, Job, OnDone, Outcome
 from truepass.executors.local import LocalExecutor
 from truepass.families.base import Family
+from truepass.judged import JudgeConfig
 
 __all__ = [
     "Executor",
@@ -64,15 +65,18 @@ def parse_executor(spec: str) -> ExecutorSpec:
     )
 
 
-def open_executor(spec: str | ExecutorSpec, family: Family, run_id: str) -> Executor:
+def open_executor(
+    spec: str | ExecutorSpec, family: Family, run_id: str, config: JudgeConfig | None = None
+) -> Executor:
     """The executor for ``spec``, ready to take jobs; close it after the run.
 
-    ``family`` is the run's own (the local executor judges with it); ``run_id`` is unique per
+    ``family`` is the run's own (the local executor judges with it, and with ``config`` starts
+    warming it at once, :meth:`~truepass.families.base.Family.warm`); ``run_id`` is unique per
     invocation and goes into the keys of distributed jobs.
     """
     parsed = spec if isinstance(spec, ExecutorSpec) else parse_executor(spec)
     if parsed.kind == "local":
-        return LocalExecutor(family)
+        return LocalExecutor(family, config)
     from truepass.executors.dask import DaskExecutor
 
     return DaskExecutor(parsed, run_id)

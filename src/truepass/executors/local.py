@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from concurrent.futures import Future, ThreadPoolExecutor
+from threading import Thread
 from typing import Any
 
 from truepass.executors.base import Job, OnDone
 from truepass.families.base import Family
+from truepass.judged import JudgeConfig
 
 
 class LocalExecutor:
@@ -21,10 +23,14 @@ class LocalExecutor:
 
     spec = "local"
 
-    def __init__(self, family: Family) -> None:
+    def __init__(self, family: Family, config: JudgeConfig | None = None) -> None:
         self.family = family
         width = family.local_width
         self._threads = ThreadPoolExecutor(width, "truepass-judge") if width else None
+        self._warming: Thread | None = None
+        if config is not None:  # the family's workers start while the run reads its checks
+            self._warming = Thread(target=family.warm, args=(config,), name="truepass-warm")
+            self._warming.start()
 
     def submit(self, job: Job, key: str, on_done: OnDone) -> None:
         if self._threads is None:
@@ -44,5 +50,7 @@ class LocalExecutor:
         return {"spec": self.spec}
 
     def close(self) -> None:
+        if self._warming is not None:
+            self._warming.join()
         if self._threads is not None:
             self._threads.shutdown(wait=True, cancel_futures=True)

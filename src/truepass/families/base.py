@@ -59,6 +59,13 @@ class Family:
         the solving thread, right after solving)."""
         return None
 
+    def warm(self, config: JudgeConfig) -> None:
+        """Start what judging under ``config`` will need (warm sandbox workers), so that it
+        overlaps the run's own start; the local executor calls it once, in a thread of its own,
+        as it opens. It must be safe beside :meth:`check` and :meth:`judge` (which start the
+        same things if it has not) and may fail silently (they fail then, and say why). The
+        default starts nothing."""
+
     def check(self, sample: Any, config: JudgeConfig) -> SampleCheck:
         """Check a pristine sample once per suite version (cached); the default finds every
         sample valid. A sandbox failure is ``status=infra-error`` (checked again on resume)."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import threading
 from typing import TYPE_CHECKING, Any
 
@@ -56,6 +57,10 @@ class CodegenFamily(Family):
                 limits = ExecLimits(memory_mb=config.limits.memory_mb)
                 self._pool = ExecPool(workers=self.workers, limits=limits)
             return self._pool
+
+    def warm(self, config: JudgeConfig) -> None:
+        with contextlib.suppress(Exception):  # the first check starts it and says why not
+            self.pool(config)
 
     def check(self, sample: Any, config: JudgeConfig) -> SampleCheck:
         from truepass.families.codegen.judge import check_codegen
