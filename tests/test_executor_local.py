@@ -48,3 +48,30 @@ def test_local_executor_runs_in_the_callers_thread_unless_the_family_asks_for_th
     assert sorted(o.result() for o in done) == [f"checked {n}" for n in "abcd"]  # type: ignore[attr-defined]
     assert len(threaded.threads) == 3
     assert all(name.startswith("truepass-judge") for name in threaded.threads)
+
+
+class _WarmFamily(_SlowFamily):
+    """Records where and with what it was warmed; warming waits for the gate."""
+
+    def __init__(self) -> None:
+        super().__init__(None)
+        self.warmed: list[tuple[str, JudgeConfig]] = []
+
+    def warm(self, config: JudgeConfig) -> None:
+        assert self.gate.wait(10)
+        self.warmed.append((threading.current_thread().name, config))
+
+
+def test_local_executor_warms_the_family_in_a_thread_of_its_own_and_waits_for_it_on_close() -> None:
+    family = _WarmFamily()
+    config = JudgeConfig(reruns=2)
+    executor = LocalExecutor(family, config)  # type: ignore[arg-type]
+    assert family.warmed == []  # opening did not wait for the warming
+    family.gate.set()
+    executor.close()  # joins the warming thread
+    assert family.warmed == [("truepass-warm", config)]
+
+    cold = _WarmFamily()
+    cold.gate.set()
+    LocalExecutor(cold).close()  # no config: nothing to warm with
+    assert cold.warmed == []
