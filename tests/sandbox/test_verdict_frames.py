@@ -1,5 +1,7 @@
 """The parent's reading of result frames (``verdict._messages``) and the per-case caches of
-``Case``: parsing all frames at once must give what parsing each alone gives, whenever used."""
+``Case``. Parsing all frames at once must give what parsing each alone gives; only frames crafted
+to join across their boundaries could differ, and the child that would craft them could as well
+write the joined messages as frames of their own."""
 
 from __future__ import annotations
 
