@@ -23,6 +23,7 @@ from truepass.families.rebuild.generate import (
     build_rebuild,
     generate,
     run_pytest,
+    side_by_side,
     trivial,
     verify,
     write_suite,
@@ -417,3 +418,30 @@ def test_write_suite_keeps_other_lines(tmp_path: Path) -> None:
     rows = [json.loads(x) for x in (tmp_path / "suite.jsonl").read_text().splitlines()]
     assert [(r["id"], r["loc"]) for r in rows] == [("x", 11), ("y", 10)]
     assert (tmp_path / "suite.toml").read_text() == 'name = "mine"\n'
+
+
+def test_side_by_side_deals_every_item_once_to_sandboxes_each_prepared_once() -> None:
+    seen: list[tuple[int, int]] = []
+    prepared: list[int] = []
+
+    def prepare(session: SandboxSession) -> int:
+        prepared.append(id(session))
+        return id(session)
+
+    def work(session: SandboxSession, ready: int, item: int) -> None:
+        assert ready == id(session)  # the session's own preparation
+        assert session.run("true").exit_code == 0  # a real sandbox
+        seen.append((item, ready))
+
+    side_by_side(harness_binds(), 2, list(range(5)), work, prepare)
+    assert sorted(item for item, _ in seen) == [0, 1, 2, 3, 4]
+    assert len(prepared) == 2 and len(set(prepared)) == 2  # two sandboxes, each prepared once
+    by_session = {ready: sorted(i for i, r in seen if r == ready) for ready in prepared}
+    assert sorted(by_session.values()) == [[0, 2, 4], [1, 3]]
+
+    def failing(session: SandboxSession, ready: None, item: int) -> None:
+        if item == 3:
+            raise ValueError("item 3")
+
+    with pytest.raises(ValueError, match="item 3"):
+        side_by_side(harness_binds(), 2, [1, 2, 3], failing)

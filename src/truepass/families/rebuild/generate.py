@@ -16,13 +16,16 @@ import json
 import os
 import random
 import re
+import threading
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from types import ModuleType
+from typing import TypeVar
 
 import pytest
 
@@ -169,6 +172,10 @@ def run_case(program: Program, case: Case, timeout: float) -> Expected | None:
     return Expected(run.stdout, run.stderr, run.returncode, dict(run.files))
 
 
+S = TypeVar("S")
+T = TypeVar("T")
+
+
 RECORD_LIMITS = Limits(timeout_s=600.0, disk_mb=256, max_processes=64, output_bytes=64 << 20)
 """The sandbox the gold is recorded and the tests are verified in (each command's own time
 limit is set from its cases)."""
@@ -192,16 +199,21 @@ def record(
     in (so that what it does there is what the tests expect); a case is usable when every run
     finished and all agree."""
     rounds = max(1, settings.reruns)
-    results: list[list[Expected | None]] = []
+    by_round: dict[int, list[Expected | None]] = {}
     binds, inside = gold_binds(gold, name)
-    with SandboxSession(limits=RECORD_LIMITS, ro_binds=binds) as session:
-        for i in range(rounds):
-            got = record_cases(
-                session, cases, program=inside, name=name, timeout_s=settings.record_timeout_s
-            )
-            results.append(got)
+    lock = threading.Lock()
+
+    def one_round(session: SandboxSession, _: None, i: int) -> None:
+        got = record_cases(
+            session, cases, program=inside, name=name, timeout_s=settings.record_timeout_s
+        )
+        with lock:
+            by_round[i] = got
             if progress:
-                progress("recording the gold", i + 1, rounds)
+                progress("recording the gold", len(by_round), rounds)
+
+    side_by_side(binds, settings.jobs, list(range(rounds)), one_round)
+    results = [by_round[i] for i in range(rounds)]
     out: list[Recording] = []
     for index, case in enumerate(cases):
         runs = [r[index] for r in results]
@@ -215,6 +227,29 @@ def record(
             continue
         out.append(Recording(case, seen[0], _natural_problem(case, seen[0]), order=order))
     return out
+
+
+def side_by_side(
+    binds: dict[str, str], jobs: int, items: Sequence[T],
+    work: Callable[[SandboxSession, S, T], None],
+    prepare: Callable[[SandboxSession], S] | None = None,
+) -> None:  # fmt: skip
+    """``work(session, prepared, item)`` for every item, the items dealt out to ``jobs``
+    recording sandboxes (``binds`` read-only) that run side by side, each set up once by
+    ``prepare`` (``prepared`` is None without it). The first failure is raised once all have
+    ended."""
+    n = max(1, min(jobs, len(items)))
+
+    def share(part: Sequence[T]) -> None:
+        with SandboxSession(limits=RECORD_LIMITS, ro_binds=binds) as session:
+            prepared = prepare(session) if prepare is not None else None
+            for item in part:
+                work(session, prepared, item)  # type: ignore[arg-type]
+
+    with ThreadPoolExecutor(n, "truepass-rebuild") as pool:
+        futures = [pool.submit(share, items[i::n]) for i in range(n)]
+    for future in futures:
+        future.result()
 
 
 def measure(probe: CoverageProbe, name: str, recs: Sequence[Recording], settings: Settings,
@@ -572,21 +607,25 @@ def verify(
     linter, and on the dummies. Returns the ignored tests (name -> reason), the lint findings
     per rule and, per test, the dummies that pass it."""
     binds, inside = gold_binds(gold, program)
-    with SandboxSession(limits=RECORD_LIMITS, ro_binds=binds) as session:
-        dummies = write_dummies(session, help_text)
-        targets = [(inside, f"gold {i + 1}") for i in range(settings.verify_runs)]
-        targets += [(path, f"dummy {d}") for d, path in dummies.items()]
-        results: dict[str, dict[str, tuple[str, str]]] = {}
-        for done, (path, label) in enumerate(targets, 1):
-            results[label] = run_pytest(
-                session, file, source, path, program, settings.test_timeout_s, len(names)
-            )
+    labels = [f"gold {i + 1}" for i in range(settings.verify_runs)]
+    labels += [f"dummy {d}" for d in DUMMIES]
+    results: dict[str, dict[str, tuple[str, str]]] = {}
+    lock = threading.Lock()
+
+    def one_target(session: SandboxSession, dummies: dict[str, str], label: str) -> None:
+        kind, _, which = label.partition(" ")
+        path = inside if kind == "gold" else dummies[which]
+        got = run_pytest(session, file, source, path, program, settings.test_timeout_s, len(names))
+        with lock:
+            results[label] = got
             if progress:
-                progress("verifying the tests", done, len(targets))
+                progress("verifying the tests", len(results), len(labels))
+
+    side_by_side(binds, settings.jobs, labels, one_target, lambda s: write_dummies(s, help_text))
     ignore: dict[str, str] = {}
     for name in names:
-        runs = [results[f"gold {i + 1}"].get(name, ("missing", "")) for i in range(len(targets))
-                if f"gold {i + 1}" in results]  # fmt: skip
+        runs = [results[f"gold {i + 1}"].get(name, ("missing", ""))
+                for i in range(settings.verify_runs)]  # fmt: skip
         outcomes = {o for o, _ in runs}
         if outcomes == {"passed"}:
             continue
