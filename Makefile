@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 OUT ?= runs/demo
 
-.PHONY: demo test lint setup system-deps browser-deps rebuild-deps clean
+.PHONY: demo test lint setup system-deps browser-deps rebuild-deps rebuild-large-deps clean
 
 # WordNet 3.0 for METEOR (truepass.metrics.text), from Debian's wordnet-base and
 # wordnet-sense-index. They lack `lexnames` (the 45 lexicographer files: number, name, syntactic
@@ -67,6 +67,16 @@ REBUILD_PACKAGES := bsdextrautils coreutils bc ed xxd man-db dpkg-dev make gcc g
 # Source packages whose build dependencies the oracle needs (the Go gold's libraries)
 REBUILD_BUILD_DEPS := gron
 REBUILD_SOURCES := /etc/apt/sources.list.d/truepass-src.sources
+# The large suite (suites/rebuild-large, scripts/build_rebuild_large.py): every gold, and the
+# build dependencies of every source package its oracle builds
+REBUILD_LARGE_PACKAGES := $(REBUILD_PACKAGES) util-linux fzf go-md2man shfmt lziprecover clzip \
+	fd-find ripgrep exa bat gh hugo rclone cargo
+REBUILD_LARGE_BUILD_DEPS := $(REBUILD_BUILD_DEPS) go-md2man-v2 golang-mvdan-sh fzf gh hugo \
+	rclone rust-fd-find rust-ripgrep rust-exa rust-bat lzip lziprecover clzip bc ed
+
+rebuild-large-deps:
+	@$(MAKE) --no-print-directory rebuild-deps REBUILD_PACKAGES="$(REBUILD_LARGE_PACKAGES)" \
+	  REBUILD_BUILD_DEPS="$(REBUILD_LARGE_BUILD_DEPS)"
 
 rebuild-deps:
 	@if [ "$$(id -u)" = 0 ]; then SUDO=""; else SUDO=sudo; fi; \

@@ -8,6 +8,9 @@ Each task's figures go to ``OUT/progress.jsonl`` (one line per attempt at a task
 table printed: tests kept, line coverage (or why none), linter findings, the dummy pass rate
 before and after filtering, lines of code, runtime dependencies, difficulty bucket, seconds.
 
+Set-up, once per machine: ``make rebuild-large-deps`` (as root, or with sudo) installs every
+gold and the build dependencies the oracle needs, from the machine's own package sources.
+
 Usage::
 
     python scripts/build_rebuild_large.py OUT                 # every task not yet made

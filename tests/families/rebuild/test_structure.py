@@ -86,3 +86,23 @@ def test_structure_of_a_real_header_runs() -> None:
     if not path.is_file():
         pytest.skip("no stdio.h")
     assert nloc(path) > 100
+
+
+# lizard 1.17's JavaScript reader raises IndexError on this (reduced from a bundled app.js in
+# hugo's Debian source tree, which ended the count of hugo's lines of code)
+_LIZARD_BREAKER = (
+    '{""(){()(""""""""""{""(){()("")("")("""")(())("")}}{""(){()()()("")()}}{""(){()(\'\')(""'
+    '((){()("")()()()("")("")}))()("")(""((){("")(\'\')""("")}))}}{""(){()()("").()():}}{""(){('
+    ')(((){(t(""))("")}))("")(((){("")("")[]}))((""))(((){()("")("")(e("")("")("")("")(""))(""'
+    '"")("")""""""""{""}}))}}{""(){("")""""((""()))}}{(){(){()()}}}{(){()(){()}}})}('
+)
+
+
+def test_a_file_lizard_breaks_on_is_counted_by_lines_and_has_no_functions(tmp_path: Path) -> None:
+    import lizard
+
+    with pytest.raises(IndexError):  # still broken upstream: else this test guards nothing
+        lizard.analyze_file.analyze_source_code("app.js", _LIZARD_BREAKER)
+    (tmp_path / "app.js").write_text(_LIZARD_BREAKER + "\n\nvar x = 1;\n// note\n")
+    assert lines_of_code(tmp_path, ["."]) == 2  # the fallback: non-blank, non-comment lines
+    assert structure_of({"app.js": _LIZARD_BREAKER}).functions == 0

@@ -310,11 +310,20 @@ _NO_GO_COVERAGE = (
 )
 
 _GO = {
-    # program: (source package, import path of the tree, package directory of the command)
+    # program: (source package, import path of the tree, package directory of the command);
+    # the command's directory is its own sources unless _GO_OWN names them
     "gron": ("gron", "github.com/tomnomnom/gron", "."),
     "fzf": ("fzf", "github.com/junegunn/fzf", "."),
     "go-md2man": ("go-md2man-v2", "github.com/cpuguy83/go-md2man/v2", "."),
     "shfmt": ("golang-mvdan-sh", "mvdan.cc/sh/v3", "cmd/shfmt"),
+    # big programs with many statically linked libraries: the suite's hard tasks
+    "gh": ("gh", "github.com/cli/cli/v2", "cmd/gh"),
+    "hugo": ("hugo", "github.com/gohugoio/hugo", "."),
+    "rclone": ("rclone", "github.com/rclone/rclone", "."),
+}
+_GO_OWN = {
+    # the whole tree: gh's command directory holds only its main package
+    "gh": ["."],
 }
 
 
@@ -339,7 +348,7 @@ def _go(program: str) -> Recipe:
         configure=[],
         build=["sh", "-c", build],
         output=f"{program}.bin",
-        program_sources=[directory],
+        program_sources=_GO_OWN.get(program, [directory]),
         objects=[],
     )
 

@@ -32,10 +32,15 @@ def _text(content: str | bytes) -> str:
 
 def analyze(name: str, content: str | bytes) -> lizard.FileInformation | None:
     """lizard's analysis of one file (``name`` picks the language), or None when lizard does
-    not read that language."""
+    not read that language or its reader fails on this file (some bundled JavaScript makes
+    lizard 1.17's raise: a file a rebuild submits, or one in a gold's tree, must not end the
+    judging or the count)."""
     if lizard.get_reader_for(name) is None:
         return None
-    return lizard.analyze_file.analyze_source_code(name, _text(content))
+    try:
+        return lizard.analyze_file.analyze_source_code(name, _text(content))
+    except Exception:  # a reader's own bug, on input it does not expect
+        return None
 
 
 def nloc(path: Path) -> int:
