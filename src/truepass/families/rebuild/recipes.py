@@ -325,10 +325,16 @@ _GO_OWN = {
     # the whole tree: gh's command directory holds only its main package
     "gh": ["."],
 }
+_GO_DEBIAN_RULES = frozenset({"gh", "hugo", "rclone"})
+"""Built by the package's own ``debian/rules`` (dh-golang): their builds need what only it sets
+up (gh: Debian's forks of grpc and x/crypto linked into the GOPATH under other import paths;
+the version and date ``--version`` prints, passed as ``-ldflags``; hugo's build tags)."""
 
 
 def _go(program: str) -> Recipe:
     package, import_path, directory = _GO[program]
+    if program in _GO_DEBIAN_RULES:
+        return _go_debian_rules(program, package, directory)
     # GOPATH mode, as dh-golang builds: the tree under its import path in a GOPATH of its own,
     # every dependency from /usr/share/gocode (Debian's golang-*-dev packages), no network.
     build = (
@@ -348,6 +354,29 @@ def _go(program: str) -> Recipe:
         configure=[],
         build=["sh", "-c", build],
         output=f"{program}.bin",
+        program_sources=_GO_OWN.get(program, [directory]),
+        objects=[],
+    )
+
+
+def _go_debian_rules(program: str, package: str, directory: str) -> Recipe:
+    # dh-golang's build, offline, tests skipped, its date from the changelog (as
+    # dpkg-buildpackage sets it); `build-arch`, since a tree may hold a directory named build
+    build = (
+        "SOURCE_DATE_EPOCH=$(dpkg-parsechangelog -STimestamp) DEB_BUILD_OPTIONS=nocheck "
+        'GOCACHE="${TMPDIR:-/tmp}/truepass-gocache" GOFLAGS= GOPROXY=off GOTOOLCHAIN=local '
+        "debian/rules build-arch"
+    )
+    return Recipe(
+        source_package=package,
+        program=program,
+        language="go",
+        coverage=Coverage.NONE,
+        coverage_note=_NO_GO_COVERAGE,
+        build_timeout_s=3600.0,
+        configure=[],
+        build=["sh", "-c", build],
+        output=f"_build/bin/{program}",
         program_sources=_GO_OWN.get(program, [directory]),
         objects=[],
     )
