@@ -187,3 +187,12 @@ def test_forced_language_mode_zeroes_a_submission_in_another_language(sample) ->
     python = judge(task.model_copy(update={"required_language": "Python"}), files)
     assert python.flags == [] and python.scores["pass_rate"] == 1.0
     assert RebuildEvidence.of(python).gold_language == "c"
+
+
+def test_a_path_ending_like_the_golds_is_not_the_gold(sample) -> None:  # type: ignore[no-untyped-def]
+    # Debian's dh-golang builds put the program in _build/bin/NAME, whose tail is /bin/NAME
+    script = "mkdir -p _build/bin\ncp rev.py _build/bin/rev\n"
+    script += "cp _build/bin/rev ./rev\nchmod +x rev\n"
+    judged = judge(sample, {"compile.sh": script, "rev.py": PYTHON_REV})
+    assert judged.flags == [], judged.flag_details
+    assert judged.verdict is Verdict.CORRECT, judged.details + judged.test_output

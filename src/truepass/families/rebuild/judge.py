@@ -13,6 +13,7 @@ submission that names or calls the gold (``wraps-gold``) scores zero.
 from __future__ import annotations
 
 import ast
+import re
 import time
 from collections.abc import Mapping
 
@@ -182,17 +183,20 @@ def _names_gold(
     sample: RebuildSample, session: SandboxSession, paths: list[str]
 ) -> list[FlagDetail]:
     """``wraps-gold`` for each of ``paths`` (``compile.sh`` and the built program, a script or
-    a binary) that names one of the gold's paths. Other files are not read: a source tree may
-    mention where a program is installed (Debian's own does) without calling it."""
+    a binary) that names one of the gold's paths, as a whole path: not the tail of a longer
+    one (``_build/bin/gh`` is no ``/bin/gh``) nor the head of one (``/usr/bin/ghost``). Other
+    files are not read: a source tree may mention where a program is installed (Debian's own
+    does) without calling it."""
     names = [*installed_paths(sample), f"{GOLD_DIR}/{sample.program}"]
+    whole = [re.compile(rf"(?<![\w./-]){re.escape(name)}(?![\w./-])") for name in names]
     flags: list[FlagDetail] = []
     for path in paths:
         try:
             text = session.read_file(path)
         except (OSError, WorkspaceError):
             continue
-        for name in names:
-            if name in text:
+        for name, pattern in zip(names, whole, strict=True):
+            if pattern.search(text):
                 why = f"{path} names the gold program {name}"
                 flags.append(FlagDetail(name="wraps-gold", file=path, explanation=why))
                 break
