@@ -334,49 +334,36 @@ the version and date ``--version`` prints, passed as ``-ldflags``; hugo's build 
 def _go(program: str) -> Recipe:
     package, import_path, directory = _GO[program]
     if program in _GO_DEBIAN_RULES:
-        return _go_debian_rules(program, package, directory)
-    # GOPATH mode, as dh-golang builds: the tree under its import path in a GOPATH of its own,
-    # every dependency from /usr/share/gocode (Debian's golang-*-dev packages), no network.
-    build = (
-        f'mkdir -p ".gopath/src/{import_path.rsplit("/", 1)[0]}" && '
-        f'ln -sfn "$PWD" ".gopath/src/{import_path}" && out="$PWD/{program}.bin" && '
-        f'cd ".gopath/src/{import_path}/{directory}" && '
-        'GOPATH="$OLDPWD/.gopath:/usr/share/gocode" GO111MODULE=off GOFLAGS= '
-        'GOCACHE="${TMPDIR:-/tmp}/truepass-gocache" GOTOOLCHAIN=local '
-        '/usr/bin/go build -o "$out" .'
-    )
+        # dh-golang's build, offline, tests skipped, its date from the changelog (as
+        # dpkg-buildpackage sets it); `build-arch`, since a tree may hold a directory `build`
+        build = (
+            "SOURCE_DATE_EPOCH=$(dpkg-parsechangelog -STimestamp) DEB_BUILD_OPTIONS=nocheck "
+            'GOCACHE="${TMPDIR:-/tmp}/truepass-gocache" GOFLAGS= GOPROXY=off GOTOOLCHAIN=local '
+            "debian/rules build-arch"
+        )
+        output, timeout = f"_build/bin/{program}", 3600.0
+    else:
+        # GOPATH mode, as dh-golang builds: the tree under its import path in a GOPATH of its
+        # own, every dependency from /usr/share/gocode (Debian's golang-*-dev), no network.
+        build = (
+            f'mkdir -p ".gopath/src/{import_path.rsplit("/", 1)[0]}" && '
+            f'ln -sfn "$PWD" ".gopath/src/{import_path}" && out="$PWD/{program}.bin" && '
+            f'cd ".gopath/src/{import_path}/{directory}" && '
+            'GOPATH="$OLDPWD/.gopath:/usr/share/gocode" GO111MODULE=off GOFLAGS= '
+            'GOCACHE="${TMPDIR:-/tmp}/truepass-gocache" GOTOOLCHAIN=local '
+            '/usr/bin/go build -o "$out" .'
+        )
+        output, timeout = f"{program}.bin", Recipe.model_fields["build_timeout_s"].default
     return Recipe(
         source_package=package,
         program=program,
         language="go",
         coverage=Coverage.NONE,
         coverage_note=_NO_GO_COVERAGE,
+        build_timeout_s=timeout,
         configure=[],
         build=["sh", "-c", build],
-        output=f"{program}.bin",
-        program_sources=_GO_OWN.get(program, [directory]),
-        objects=[],
-    )
-
-
-def _go_debian_rules(program: str, package: str, directory: str) -> Recipe:
-    # dh-golang's build, offline, tests skipped, its date from the changelog (as
-    # dpkg-buildpackage sets it); `build-arch`, since a tree may hold a directory named build
-    build = (
-        "SOURCE_DATE_EPOCH=$(dpkg-parsechangelog -STimestamp) DEB_BUILD_OPTIONS=nocheck "
-        'GOCACHE="${TMPDIR:-/tmp}/truepass-gocache" GOFLAGS= GOPROXY=off GOTOOLCHAIN=local '
-        "debian/rules build-arch"
-    )
-    return Recipe(
-        source_package=package,
-        program=program,
-        language="go",
-        coverage=Coverage.NONE,
-        coverage_note=_NO_GO_COVERAGE,
-        build_timeout_s=3600.0,
-        configure=[],
-        build=["sh", "-c", build],
-        output=f"_build/bin/{program}",
+        output=output,
         program_sources=_GO_OWN.get(program, [directory]),
         objects=[],
     )
