@@ -167,8 +167,9 @@ def components(graph: dict[str, set[str]]) -> list[list[str]]:
 
 SOLVER_KINDS = ("truepass.solvers.kinds", "truepass.agents")
 """The built-in solver kinds outside a family: their modules are plug-ins on the kernel."""
-TOP = ("truepass.cli",)
-"""The command line: above everything, it may import anything."""
+TOP = ("truepass.cli", "truepass.__main__")
+"""The command line (and ``python -m truepass``, which runs it): above everything, it may import
+anything."""
 
 
 def plugin_folders(root: Path = ROOT) -> list[str]:
