@@ -284,20 +284,25 @@ def _gcov_probe(work: Path) -> CoverageProbe:
         for gcda in work.glob("*.gcda"):
             gcda.unlink()
 
-    def measure() -> tuple[frozenset[tuple[str, int]], int]:
+    def lines() -> tuple[frozenset[tuple[str, int]], frozenset[tuple[str, int]]]:
         done = subprocess.run(["gcov", "-t", "tiny.c"], cwd=work, capture_output=True,
                               text=True, check=False)  # fmt: skip
-        covered, total = set(), 0
+        covered, executable = set(), set()
         for line in done.stdout.splitlines():
             parts = line.split(":", 2)
             if len(parts) < 3 or parts[0].strip() in ("-", ""):
                 continue
-            total += 1
+            executable.add(("tiny.c", int(parts[1])))
             if not parts[0].strip().startswith("#") and not parts[0].strip().startswith("="):
                 covered.add(("tiny.c", int(parts[1])))
-        return frozenset(covered), total
+        return frozenset(covered), frozenset(executable)
 
-    return CoverageProbe(binary=work / "tiny", reset=reset, measure=measure)
+    def measure() -> tuple[frozenset[tuple[str, int]], int]:
+        covered, executable = lines()
+        return covered, len(executable)
+
+    return CoverageProbe(binary=work / "tiny", reset=reset, measure=measure, tree=work,
+                         executable=lambda: lines()[1])  # fmt: skip
 
 
 @pytest.fixture
@@ -324,6 +329,12 @@ def test_coverage_guided_selection_on_an_instrumented_program(tiny: Path) -> Non
     assert '"--upper"' in gen.source or '"-u"' in gen.source
     assert '"--count"' in gen.source or '"-c"' in gen.source
     assert g.dummy_pass_after == 0.0
+    # the lines the kept tests miss are listed, by function (tiny has only main)
+    gaps = g.coverage_gaps
+    assert gaps is not None and gaps.missed == total - covered
+    assert gaps.missed == gaps.unrun_functions + gaps.error_handling + gaps.other
+    assert all(f.function == "main" and f.ran for f in gaps.functions)
+    assert sum(f.missed for f in gaps.functions) == gaps.missed
     again = generate("tiny", str(tiny / "tiny"), settings=settings, probe=probe)
     assert again.source == gen.source
     # a floor of tests: filled up with behaviours not seen yet

@@ -19,7 +19,7 @@ import re
 import threading
 import time
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
@@ -32,6 +32,7 @@ import pytest
 from truepass.errors import InputError, TruepassError
 from truepass.families.rebuild.candidates import grow_wider, wider_cases
 from truepass.families.rebuild.emit import Case, Expected, render_module
+from truepass.families.rebuild.gaps import explain
 from truepass.families.rebuild.grammar import Grammar, grammar_of, read_help, read_man
 from truepass.families.rebuild.harness._truepass_rebuild import Program
 from truepass.families.rebuild.inputs import DIMENSIONS, Seeds, unique_cases
@@ -39,6 +40,7 @@ from truepass.families.rebuild.inputs import load_seeds as load_seeds
 from truepass.families.rebuild.recipes import Coverage
 from truepass.families.rebuild.sandboxed import harness_binds, record_cases, run_tests
 from truepass.families.rebuild.schema import (
+    CoverageGaps,
     Docs,
     Generation,
     IgnoreReason,
@@ -82,6 +84,10 @@ class CoverageProbe:
     env: tuple[tuple[str, str], ...] = ()
     """What every run of the binary needs in its environment (LLVM: where its profile goes)."""
     tool: str = "gcov"
+    tree: Path | None = None
+    """The source tree the lines are in (to say which lines the tests miss, and why)."""
+    executable: Callable[[], Lines] | None = None
+    """Every executable line (after a run: what the counters list, run or not)."""
 
 
 @dataclass
@@ -573,19 +579,21 @@ def generate(
                                          progress)  # fmt: skip
     kept = [n for n in names if n not in ignore]
     some_dummy = {n for n, who in passes.items() if who}
-    coverage = coverage_lines = None
+    coverage = coverage_lines = gaps = None
     if probe is not None and total:
         kept_lines: set[tuple[str, int]] = set()
+        dropped_lines: set[tuple[str, int]] = set()
         for name, rec in zip(names, chosen, strict=True):
-            if name not in ignore:
-                kept_lines |= rec.lines
+            (dropped_lines if name in ignore else kept_lines).update(rec.lines)
         coverage_lines = (len(kept_lines), total)
         coverage = round(len(kept_lines) / total, 4)
+        gaps = _gaps(probe, kept_lines, dropped_lines)
     generation = Generation(
         candidates=len(recs),
         kept=len(kept),
         coverage=coverage,
         coverage_lines=coverage_lines,
+        coverage_gaps=gaps,
         dummy_pass_before=round(len(some_dummy) / len(names), 4),
         dummy_pass_after=round(len(some_dummy & set(kept)) / len(kept), 4) if kept else None,
         lint_findings=lint_counts,
@@ -671,6 +679,17 @@ def _backend() -> ModuleType:
     return sources
 
 
+def _gaps(
+    probe: CoverageProbe, covered: Iterable[tuple[str, int]], dropped: Iterable[tuple[str, int]]
+) -> CoverageGaps | None:
+    """Which lines the kept tests miss, and why (None: the probe cannot list them);
+    ``dropped``: the lines the tests the filters dropped run."""
+    if probe.tree is None or probe.executable is None:
+        return None
+    executable = probe.executable()
+    return explain(probe.tree, executable, covered, dropped) if executable else None
+
+
 def probe_from(backend: ModuleType, instrumented: object) -> CoverageProbe:
     """A :class:`CoverageProbe` over an instrumented build made by ``sources``."""
 
@@ -678,12 +697,19 @@ def probe_from(backend: ModuleType, instrumented: object) -> CoverageProbe:
         cov = backend.measure(instrumented)
         return frozenset(cov.lines), int(cov.total)
 
+    def executable() -> Lines:
+        return frozenset(backend.measure(instrumented).executable)
+
+    tree = getattr(instrumented, "tree", None)
+
     return CoverageProbe(
         binary=Path(instrumented.binary),  # type: ignore[attr-defined]
         reset=lambda: backend.reset_counters(instrumented),
         measure=read,
         env=tuple(sorted(getattr(instrumented, "env", {}).items())),
         tool=str(getattr(instrumented, "tool", "gcov")),
+        tree=Path(tree) if tree is not None else None,
+        executable=executable if tree is not None else None,
     )
 
 

@@ -71,6 +71,41 @@ class Structure(_Strict):
     mean_function_length: float = Field(ge=0.0, description="lines of code per function")
 
 
+class FunctionGap(_Strict):
+    """The lines of one function of the gold that no kept test runs."""
+
+    file: str = Field(description="source file, relative to the source tree")
+    function: str = Field(description="the function's name ('(top level)': outside any)")
+    line: int = Field(ge=0, description="where the function starts")
+    missed: int = Field(ge=1, description="executable lines of it no kept test runs")
+    ran: bool = Field(description="whether any kept test runs any line of the function")
+    error_handling: int = Field(
+        0, ge=0, description="of the missed lines, those in runs that report an error or fail"
+    )
+    filtered: int = Field(
+        0, ge=0, description="of the missed lines, those a test the filters dropped runs"
+    )
+    first_missed: str = Field("", description="the first missed line's text (to find it)")
+
+
+class CoverageGaps(_Strict):
+    """Why coverage stays where it is: the gold's executable lines no kept test runs, by kind
+    (:mod:`truepass.families.rebuild.gaps`), and the functions that miss the most."""
+
+    missed: int = Field(ge=0, description="executable lines no kept test runs")
+    filtered: int = Field(
+        0, ge=0, description="missed lines a test the filters dropped runs (dummy-pass, lint...)"
+    )
+    unrun_functions: int = Field(0, ge=0, description="missed lines in functions never run")
+    error_handling: int = Field(
+        0, ge=0, description="missed lines that handle an error, in functions that ran"
+    )
+    other: int = Field(0, ge=0, description="the other missed lines")
+    functions: list[FunctionGap] = Field(
+        default_factory=list, description="the functions with the most missed lines, first"
+    )
+
+
 class Generation(_Strict):
     """How the tests were made (``truepass build-rebuild``): counts a reader checks."""
 
@@ -83,6 +118,9 @@ class Generation(_Strict):
     )
     coverage_note: str = Field(
         "", description="why coverage was not measured, when it was not (e.g. the toolchain)"
+    )
+    coverage_gaps: CoverageGaps | None = Field(
+        None, description="the lines coverage misses, by kind and by function (None: unknown)"
     )
     dummy_pass_before: float | None = Field(
         None, ge=0.0, le=1.0, description="share of tests some dummy passes, before filtering"

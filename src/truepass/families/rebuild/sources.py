@@ -712,6 +712,9 @@ class Coverage(BaseModel):
         description="source (relative to the tree) -> (covered, total) executable lines"
     )
     lines: set[tuple[str, int]] = Field(description="covered (source, line number) pairs")
+    executable: set[tuple[str, int]] = Field(
+        default_factory=set, description="every executable (source, line number) pair"
+    )
 
     @property
     def fraction(self) -> float:
@@ -873,6 +876,7 @@ def measure(inst: InstrumentedGold) -> Coverage:
         total=sum(t for _, t in per_file.values()),
         per_file=per_file,
         lines=covered,
+        executable={(rel, n) for rel, v in seen.items() for n in v},
     )
 
 
