@@ -191,3 +191,20 @@ def test_judge_time_is_the_checks_own_not_the_wait_for_a_worker(pool: ExecPool) 
         t.join()
     assert got.verdict == Verdict.CORRECT
     assert got.duration_s < waited  # the wait for a worker is not counted
+
+
+def test_the_family_builds_a_samples_cases_once_per_run(pool: ExecPool) -> None:
+    from truepass.families.codegen.family import CodegenFamily
+
+    family = CodegenFamily()
+    s = sample()
+    check = check_codegen(s, pool)
+    first = family._cases_of(s, check)
+    assert [c.args for c in first] == [[5, 0, 10], [-1, 0, 10], [11, 0, 10], [3, 3, 3]]
+    assert family._cases_of(s, check) is first  # the next attempt sends the same cases
+    other = check_codegen(s, pool)  # another check of the sample: its cases are built anew
+    kept = family._cases_of(s, other)
+    assert kept is not first and family._cases_of(s, other) is kept
+    family.close()  # the run ends: its cases are dropped
+    assert family._cases == {}
+    assert family._cases_of(s, other) is not kept

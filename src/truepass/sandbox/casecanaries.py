@@ -23,11 +23,11 @@ from __future__ import annotations
 
 import bisect
 import dataclasses
-import functools
+import itertools
 import random
 import secrets
 import string
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Literal
 
 from truepass.sandbox.guest import checkchild, plainvalues
@@ -102,6 +102,14 @@ class CanaryPlan:
 
     cases: int
     canaries: tuple[CaseCanary, ...]
+    """In the order of their indices (as :func:`draw` makes them)."""
+    _indices: tuple[int, ...] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        indices = tuple(c.index for c in self.canaries)
+        if any(a >= b for a, b in itertools.pairwise(indices)):
+            raise ValueError(f"canaries out of order or at one index: {indices}")
+        object.__setattr__(self, "_indices", indices)
 
     def payload(self) -> list[list[object]]:
         """The request's ``canaries``: ``[index, kind]`` of each."""
@@ -119,10 +127,6 @@ class CanaryPlan:
 
     def _candidate_index(self, index: int) -> int:
         return index - bisect.bisect_left(self._indices, index)
-
-    @functools.cached_property
-    def _indices(self) -> list[int]:
-        return sorted(c.index for c in self.canaries)
 
     def take(self, decoded: Decoded) -> tuple[Decoded, list[str]]:
         """``decoded`` without the canaries (the candidate's outcomes renumbered, output written

@@ -17,6 +17,7 @@ from truepass.vocabulary import AnswerKind
 if TYPE_CHECKING:
     from truepass.families.formats import SuiteFormat
     from truepass.sandbox.pool import ExecPool
+    from truepass.sandbox.verdict import Case
     from truepass.solvers.base import SolveContext
     from truepass.solvers.capabilities import ModelAsker
 
@@ -43,6 +44,8 @@ class CodegenFamily(Family):
         super().__init__(workers)
         self._pool: ExecPool | None = None
         self._lock = threading.Lock()
+        self._cases: dict[str, tuple[SampleCheck, list[Case]]] = {}
+        """The run's cases per sample id, with the check they were built from."""
 
     @property
     def local_width(self) -> int | None:
@@ -72,12 +75,28 @@ class CodegenFamily(Family):
     ) -> Judged:
         from truepass.families.codegen.judge import judge_codegen
 
-        judged = judge_codegen(sample, answer, check, self.pool(config))  # type: ignore[arg-type]
+        cases = self._cases_of(sample, check)
+        judged = judge_codegen(sample, answer, check, self.pool(config), cases)  # type: ignore[arg-type]
         judged.sandbox_tier = judged.sandbox_tier or check.tier
         return judged
 
+    def _cases_of(self, sample: Any, check: SampleCheck) -> list[Case]:
+        """``sample``'s cases, built at its first attempt in this run and kept until
+        :meth:`close` (again when its check is another)."""
+        with self._lock:
+            kept = self._cases.get(sample.id)
+        if kept is not None and kept[0] is check:
+            return kept[1]
+        from truepass.families.codegen.judge import build_cases
+
+        cases = build_cases(sample, check)  # type: ignore[arg-type]
+        with self._lock:
+            self._cases[sample.id] = (check, cases)
+        return cases
+
     def close(self) -> None:
         with self._lock:
+            self._cases.clear()
             if self._pool is not None:
                 self._pool.close()
                 self._pool = None

@@ -10,9 +10,7 @@ scale with the canonical solution's measured CPU time, with a floor
 from __future__ import annotations
 
 import dataclasses
-import threading
 import time
-from collections import OrderedDict
 
 from truepass import pyast
 from truepass.answers import Answer
@@ -106,22 +104,25 @@ def candidate_code(answer: Answer) -> str | None:
 
 
 def judge_codegen(
-    sample: CodegenSample, answer: Answer | None, check: CodegenCheck, pool: ExecPool
-) -> Judged:
-    """Judge one attempt: visible cases, then (if they all pass) hidden cases.
+    sample: CodegenSample, answer: Answer | None, check: CodegenCheck, pool: ExecPool,
+    cases: list[Case] | None = None,
+) -> Judged:  # fmt: skip
+    """Judge one attempt: visible cases, then (if they all pass) hidden cases; ``cases``: the
+    sample's :func:`build_cases` (built here when not given).
 
     ``duration_s`` is the time the check took in its worker, not the time it waited for one
     (with many attempts in flight, most of an attempt's time in this process is that wait)."""
     started = time.monotonic()
-    result = _judge(sample, answer, check, pool)
+    result = _judge(sample, answer, check, pool, cases)
     if not result.duration_s:  # no check ran: invalid sample, no code, syntax error
         result.duration_s = round(time.monotonic() - started, 3)
     return result
 
 
 def _judge(
-    sample: CodegenSample, answer: Answer | None, check: CodegenCheck, pool: ExecPool
-) -> Judged:
+    sample: CodegenSample, answer: Answer | None, check: CodegenCheck, pool: ExecPool,
+    cases: list[Case] | None,
+) -> Judged:  # fmt: skip
     if not check.valid:
         return Judged(verdict=Verdict.INVALID_SAMPLE, details=check.reason)
     code = candidate_code(answer) if answer and not answer.no_patch else None
@@ -136,7 +137,7 @@ def _judge(
     )
     phases = _phases(sample)
     try:  # one check of every case, visible first: a child forked per attempt, not per phase
-        result = _run_cases(sample, code, check, pool, out)
+        result = _run_cases(sample, code, cases or build_cases(sample, check), pool, out)
     except SandboxError as exc:
         out.verdict, out.details = Verdict.INFRA_ERROR, str(exc)
         return out
@@ -208,12 +209,11 @@ def _syntax_error(code: str) -> str | None:
 
 
 def _run_cases(
-    sample: CodegenSample, code: str, check: CodegenCheck, pool: ExecPool, out: Judged
+    sample: CodegenSample, code: str, cases: list[Case], pool: ExecPool, out: Judged
 ) -> CheckResult:
     """Every case of the sample, visible then hidden, in one check that stops at the first
     case that does not pass (so hidden cases only run when every visible one passed), with the
     harness's canary cases among them (:mod:`truepass.sandbox.casecanaries`)."""
-    cases = _cases(sample, check)
     for attempt in range(2):
         try:
             result = pool.check(
@@ -228,30 +228,15 @@ def _run_cases(
     raise AssertionError("unreachable")
 
 
-_CASES_KEPT = 4096
-_cases_lock = threading.Lock()
-_cases_kept: OrderedDict[int, tuple[CodegenSample, CodegenCheck, list[Case]]] = OrderedDict()
-
-
-def _cases(sample: CodegenSample, check: CodegenCheck) -> list[Case]:
-    """The pool's cases of ``sample`` as ``check`` measured them, visible then hidden: built
-    once per sample and check object and sent again for each of its attempts (a case encodes
-    its arguments once, :meth:`~truepass.sandbox.verdict.Case.args_json`)."""
-    with _cases_lock:
-        kept = _cases_kept.get(id(check))
-        if kept is not None and kept[0] is sample and kept[1] is check:
-            _cases_kept.move_to_end(id(check))
-            return kept[2]
-    cases = [
+def build_cases(sample: CodegenSample, check: CodegenCheck) -> list[Case]:
+    """The pool's cases of ``sample`` as ``check`` measured them, visible then hidden (a run
+    builds them once per sample and sends them again for each attempt: a case encodes its
+    arguments once, :meth:`~truepass.sandbox.verdict.Case.args_json`)."""
+    return [
         Case(args=c.arguments(fresh=False), expected=parse_literal(exp, fresh=False), timeout_s=t)
         for phase, phase_cases in _phases(sample).items()
         for c, exp, t in zip(phase_cases, check.expected[phase], check.timeouts[phase], strict=True)
     ]
-    with _cases_lock:
-        _cases_kept[id(check)] = (sample, check, cases)
-        while len(_cases_kept) > _CASES_KEPT:
-            _cases_kept.popitem(last=False)
-    return cases
 
 
 def _counts(cases: list[CaseResult], expected: int, *, ok: bool) -> PhaseResult:

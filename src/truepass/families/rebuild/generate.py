@@ -25,7 +25,7 @@ from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from types import ModuleType
-from typing import TypeVar
+from typing import NamedTuple, TypeVar
 
 import pytest
 
@@ -607,6 +607,14 @@ def generate(
     )  # fmt: skip
 
 
+class Target(NamedTuple):
+    """What the emitted tests run on while they are verified: the gold (its ``run``-th time)
+    or the dummy program ``dummy``."""
+
+    dummy: str | None = None
+    run: int = 0
+
+
 def verify(
     program: str, gold: str, file: str, source: str, names: Sequence[str], help_text: str,
     settings: Settings, progress: Progress | None = None,
@@ -615,25 +623,23 @@ def verify(
     linter, and on the dummies. Returns the ignored tests (name -> reason), the lint findings
     per rule and, per test, the dummies that pass it."""
     binds, inside = gold_binds(gold, program)
-    labels = [f"gold {i + 1}" for i in range(settings.verify_runs)]
-    labels += [f"dummy {d}" for d in DUMMIES]
-    results: dict[str, dict[str, tuple[str, str]]] = {}
+    golds = [Target(run=i) for i in range(settings.verify_runs)]
+    targets = golds + [Target(dummy=d) for d in DUMMIES]
+    results: dict[Target, dict[str, tuple[str, str]]] = {}
     lock = threading.Lock()
 
-    def one_target(session: SandboxSession, dummies: dict[str, str], label: str) -> None:
-        kind, _, which = label.partition(" ")
-        path = inside if kind == "gold" else dummies[which]
+    def one_target(session: SandboxSession, dummies: dict[str, str], target: Target) -> None:
+        path = inside if target.dummy is None else dummies[target.dummy]
         got = run_pytest(session, file, source, path, program, settings.test_timeout_s, len(names))
         with lock:
-            results[label] = got
+            results[target] = got
             if progress:
-                progress("verifying the tests", len(results), len(labels))
+                progress("verifying the tests", len(results), len(targets))
 
-    side_by_side(binds, settings.jobs, labels, one_target, lambda s: write_dummies(s, help_text))
+    side_by_side(binds, settings.jobs, targets, one_target, lambda s: write_dummies(s, help_text))
     ignore: dict[str, str] = {}
     for name in names:
-        runs = [results[f"gold {i + 1}"].get(name, ("missing", ""))
-                for i in range(settings.verify_runs)]  # fmt: skip
+        runs = [results[t].get(name, ("missing", "")) for t in golds]
         outcomes = {o for o, _ in runs}
         if outcomes == {"passed"}:
             continue
@@ -648,8 +654,8 @@ def verify(
         if name in names and name not in ignore:
             ignore[name] = reason
     passes = {
-        name: [d for d in DUMMIES if results[f"dummy {d}"].get(name, ("missing", ""))[0] ==
-               "passed"]
+        name: [d for d in DUMMIES
+               if results[Target(dummy=d)].get(name, ("missing", ""))[0] == "passed"]
         for name in names
     }  # fmt: skip
     for name, who in passes.items():
