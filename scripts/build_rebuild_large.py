@@ -16,6 +16,8 @@ Usage::
     python scripts/build_rebuild_large.py OUT                 # every task not yet made
     python scripts/build_rebuild_large.py OUT gron rg --redo  # these tasks again
     python scripts/build_rebuild_large.py OUT --max-tests 60  # a quicker, smaller suite
+    python scripts/build_rebuild_large.py OUT --shard 1/2 &   # two processes side by side,
+    python scripts/build_rebuild_large.py OUT --shard 2/2 &   # each making every other task
     truepass run --suite OUT --solver oracle --solver noop --out runs/large   # then judge it
 """
 
@@ -73,12 +75,24 @@ def show(r: dict) -> str:
     )
 
 
+def shard(text: str) -> tuple[int, int]:
+    """``K/N`` (1 <= K <= N): the K-th of every N tasks."""
+    k, _, n = text.partition("/")
+    if not (k.isdigit() and n.isdigit() and 1 <= int(k) <= int(n)):
+        raise argparse.ArgumentTypeError(f"{text!r}: give K/N with 1 <= K <= N, e.g. 1/2")
+    return int(k), int(n)
+
+
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("out", type=Path)
     parser.add_argument("programs", nargs="*")
     parser.add_argument("--redo", action="store_true")
     parser.add_argument("--max-tests", type=int)
+    parser.add_argument(
+        "--shard", type=shard, default=(1, 1), metavar="K/N",
+        help="make only the K-th of every N tasks (N processes side by side share one OUT)",
+    )  # fmt: skip
     args = parser.parse_args(argv)
     spec = tomllib.loads((SOURCE / "tasks.toml").read_text(encoding="utf-8"))
     settings = Settings(max_tests=args.max_tests or int(spec["max_tests"]), seed=int(spec["seed"]))
@@ -91,6 +105,8 @@ def main(argv: list[str]) -> int:
             encoding="utf-8",
         )
     tasks = [t for t in spec["task"] if not args.programs or t["program"] in args.programs]
+    k, n = args.shard
+    tasks = tasks[k - 1 :: n]
     have = set() if args.redo else done_ids(out)
     print("task\tlanguage\tkept\tcoverage\tlint\tdummy before\tdummy after\tloc\tdeps\tseconds")
     for task in tasks:

@@ -3,7 +3,10 @@ file maps may hold."""
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import os
+from collections.abc import Iterator
 from pathlib import Path, PurePosixPath
 
 
@@ -20,3 +23,18 @@ def check_relative_path(path: str) -> str:
     if not path or p.is_absolute() or ".." in p.parts or path.startswith("~") or "\\" in path:
         raise ValueError(f"'{path}' must be a relative path inside the sample (no '..', no '/')")
     return str(p)
+
+
+@contextlib.contextmanager
+def file_lock(path: Path) -> Iterator[None]:
+    """An exclusive lock on the file ``path`` (created, with its parents), held while the block
+    runs: one process at a time (builders of one cache entry, writers of one suite file); the
+    others wait. Its modification time is set when taken (a lock in use is not stale)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("a") as fh:
+        fcntl.flock(fh, fcntl.LOCK_EX)
+        try:
+            os.utime(path)
+            yield
+        finally:
+            fcntl.flock(fh, fcntl.LOCK_UN)

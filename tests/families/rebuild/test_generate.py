@@ -8,6 +8,7 @@ import json
 import random
 import shutil
 import subprocess
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -429,6 +430,23 @@ def test_write_suite_keeps_other_lines(tmp_path: Path) -> None:
     rows = [json.loads(x) for x in (tmp_path / "suite.jsonl").read_text().splitlines()]
     assert [(r["id"], r["loc"]) for r in rows] == [("x", 11), ("y", 10)]
     assert (tmp_path / "suite.toml").read_text() == 'name = "mine"\n'
+
+
+def _write_many(out: str, prefix: str) -> None:
+    sample = RebuildSample(
+        family="rebuild", id="x", program="x", gold="/usr/bin/x", gold_sha256="b" * 64,
+        package={"binary": "x", "source": "x", "version": "1"}, loc=10,
+        tests={"test_x.py": "def test_a(program):\n    pass\n"},
+    )  # type: ignore[arg-type]  # fmt: skip
+    for i in range(15):
+        write_suite(Path(out), sample.model_copy(update={"id": f"{prefix}{i}"}))
+
+
+def test_processes_writing_one_suite_side_by_side_lose_no_line(tmp_path: Path) -> None:
+    with ProcessPoolExecutor(4) as pool:
+        list(pool.map(_write_many, [str(tmp_path)] * 4, "abcd"))
+    ids = [json.loads(x)["id"] for x in (tmp_path / "suite.jsonl").read_text().splitlines()]
+    assert sorted(ids) == sorted(f"{p}{i}" for p in "abcd" for i in range(15))
 
 
 def test_side_by_side_deals_every_item_once_to_sandboxes_each_prepared_once() -> None:

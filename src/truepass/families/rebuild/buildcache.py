@@ -28,7 +28,6 @@ oldest-used first beyond ``$TRUEPASS_BUILD_CACHE_MB`` (default :data:`DEFAULT_CA
 from __future__ import annotations
 
 import contextlib
-import fcntl
 import functools
 import glob
 import hashlib
@@ -37,7 +36,7 @@ import secrets
 import shutil
 import stat
 import time
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
@@ -46,6 +45,7 @@ from truepass.errors import SandboxError
 from truepass.families.rebuild.evidence import BuildUse
 from truepass.families.rebuild.sources import CHECKPOINT, cache_root
 from truepass.metrics.tree import Submission
+from truepass.paths import file_lock
 from truepass.sandbox import runner
 from truepass.sandbox.bwrap import interpreter_paths, tool
 from truepass.sandbox.models import Limits
@@ -269,19 +269,10 @@ def lookup(key: str) -> tuple[BuildEntry, bytes | None] | None:
     return entry, archive
 
 
-@contextlib.contextmanager
-def locked(key: str) -> Iterator[None]:
+def locked(key: str) -> contextlib.AbstractContextManager[None]:
     """An exclusive lock on ``key``: one builder at a time; the others wait, then find its
     entry."""
-    path = cache_dir() / "locks" / f"{key}.lock"
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with path.open("a") as fh:
-        fcntl.flock(fh, fcntl.LOCK_EX)
-        try:
-            os.utime(path)  # in use: not stale
-            yield
-        finally:
-            fcntl.flock(fh, fcntl.LOCK_UN)
+    return file_lock(cache_dir() / "locks" / f"{key}.lock")
 
 
 def store(entry: BuildEntry, archive: bytes | None) -> None:

@@ -48,6 +48,7 @@ from truepass.families.rebuild.schema import (
     RebuildSample,
     Structure,
 )
+from truepass.paths import file_lock
 from truepass.sandbox import Limits
 from truepass.sandbox.session import SandboxSession
 
@@ -841,8 +842,14 @@ def build_rebuild(
 
 def write_suite(out: Path, sample: RebuildSample) -> Path:
     """Put ``sample`` into ``out/suite.jsonl`` (replacing the line with its id, keeping the
-    others, atomically) and write ``out/suite.toml`` if there is none."""
+    others, atomically) and write ``out/suite.toml`` if there is none. Processes making tasks
+    of one suite side by side take turns (a lock file, ``out/.suite.lock``): no line is lost."""
     out.mkdir(parents=True, exist_ok=True)
+    with file_lock(out / ".suite.lock"):
+        return _write_suite(out, sample)
+
+
+def _write_suite(out: Path, sample: RebuildSample) -> Path:
     path = out / "suite.jsonl"
     lines: list[str] = []
     replaced = False

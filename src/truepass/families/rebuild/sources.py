@@ -26,7 +26,6 @@ Its counters (``.gcda`` files; for Rust, one ``.profraw`` file per process in th
 from __future__ import annotations
 
 import contextlib
-import fcntl
 import functools
 import hashlib
 import json
@@ -47,7 +46,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from truepass.errors import InputError, TruepassError
 from truepass.families.rebuild import recipes
 from truepass.families.rebuild.recipes import Recipe
-from truepass.paths import user_cache_dir
+from truepass.paths import file_lock, user_cache_dir
 
 log = logging.getLogger(__name__)
 
@@ -367,18 +366,6 @@ def ensure_deb_src() -> None:
 # -- fetching the source ----------------------------------------------------------------------
 
 
-@contextlib.contextmanager
-def _locked(path: Path) -> Iterator[None]:
-    """An exclusive lock on ``path`` (created): one builder of a cache entry at a time."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with path.open("a") as fh:
-        fcntl.flock(fh, fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(fh, fcntl.LOCK_UN)
-
-
 def _temp_dir(parent: Path, name: str) -> Path:
     parent.mkdir(parents=True, exist_ok=True)
     temp = parent / f".tmp-{name}-{os.getpid()}-{secrets.token_hex(4)}"
@@ -407,7 +394,7 @@ def fetch_source(gold: Gold) -> Path:
     dest = cache_root() / "src" / gold.key
     if dest.is_dir():
         return dest
-    with _locked(cache_root() / "src" / f".{gold.key}.lock"):
+    with file_lock(cache_root() / "src" / f".{gold.key}.lock"):
         if dest.is_dir():
             return dest
         ensure_deb_src()
@@ -655,7 +642,7 @@ def instrumented_build(gold: Gold) -> InstrumentedGold:
         return result
     source = fetch_source(gold)
     env = _build_env(recipe, coverage=True)
-    with _locked(cov / f".{gold.key}.lock"):
+    with file_lock(cov / f".{gold.key}.lock"):
         if not tree.is_dir():
             temp = _temp_dir(cov, gold.key)
             try:

@@ -6,18 +6,17 @@ would use it. truepass names no registry of its own."""
 from __future__ import annotations
 
 import contextlib
-import fcntl
 import functools
 import os
 import re
 import subprocess
 import sys
 import tempfile
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 
 from truepass.errors import TruepassError
-from truepass.paths import user_cache_dir
+from truepass.paths import file_lock, user_cache_dir
 
 TIMEOUT_S = 900
 
@@ -98,15 +97,9 @@ def envs_dir() -> Path:
     return Path(os.environ.get("TRUEPASS_ENVS") or user_cache_dir() / "envs")
 
 
-@contextlib.contextmanager
-def locked(root: Path) -> Iterator[None]:
-    root.parent.mkdir(parents=True, exist_ok=True)
-    with open(root.parent / f"{root.name}.lock", "w") as fh:
-        fcntl.flock(fh, fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(fh, fcntl.LOCK_UN)
+def locked(root: Path) -> contextlib.AbstractContextManager[None]:
+    """One maker of the environment ``root`` at a time (a lock file beside it)."""
+    return file_lock(root.parent / f"{root.name}.lock")
 
 
 def find_interpreter(minor: str) -> str:
