@@ -331,10 +331,12 @@ class SandboxSession:
         *,
         timeout_s: float | None = None,
         env: Mapping[str, str] | None = None,
+        output_bytes: int | None = None,
     ) -> SandboxResult:
         """Run ``argv`` as :meth:`run` runs a command, with ``env`` added to the session's
         environment, and return the whole :class:`SandboxResult` (the result channel
         included: what a harness in the sandbox wrote to ``TRUEPASS_CHANNEL_FD``).
+        ``timeout_s`` and ``output_bytes`` replace the session's limits for this command.
 
         Raises:
             SandboxError: the sandbox itself failed, or the session is closed.
@@ -343,8 +345,10 @@ class SandboxSession:
             if "\0" in text:
                 raise SandboxError(f"NUL byte in argv or env: {text!r}")
         limits = self.limits
-        if timeout_s is not None:
-            limits = Limits.model_validate({**limits.model_dump(), "timeout_s": timeout_s})
+        changes = {"timeout_s": timeout_s, "output_bytes": output_bytes}
+        if any(v is not None for v in changes.values()):
+            given = {k: v for k, v in changes.items() if v is not None}
+            limits = Limits.model_validate({**limits.model_dump(), **given})
         with self._lock:
             self._check_open()
             self._clear_scratch(recreate=True)

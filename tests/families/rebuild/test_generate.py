@@ -23,6 +23,7 @@ from truepass.families.rebuild.generate import (
     Settings,
     build_rebuild,
     generate,
+    natural_problem,
     run_pytest,
     side_by_side,
     trivial,
@@ -474,3 +475,23 @@ def test_side_by_side_deals_every_item_once_to_sandboxes_each_prepared_once() ->
 
     with pytest.raises(ValueError, match="item 3"):
         side_by_side(harness_binds(), 2, [1, 2, 3], failing)
+
+
+@pytest.mark.parametrize(
+    ("stdout", "given", "problem"),
+    [
+        (b"Total in 0 ms\n", b"", "gold-flaky"),  # hugo: how long the build took
+        (b"done, took 0.01s\n", b"", "gold-flaky"),
+        (b"real 0.00 seconds\n", b"", "gold-flaky"),
+        (b"15 \xc2\xb5s per call\n", b"", "gold-flaky"),
+        (b"at 12:34:56\n", b"", "gold-flaky"),  # the time of day
+        (b"wait 5 ms\n", b"wait 5 ms\n", None),  # echoed from its input: not the run's
+        (b"12 lines, 5 MB, 3 files in 2 dirs\n", b"", None),
+        (b"items 10\n", b"", None),
+    ],
+)
+def test_outputs_that_carry_the_time_or_a_duration_make_no_test(
+    stdout: bytes, given: bytes, problem: str | None
+) -> None:
+    case = Case("stdin", stdin=given)
+    assert natural_problem(case, Expected(stdout, b"", 0, {})) == problem

@@ -196,3 +196,26 @@ def test_a_path_ending_like_the_golds_is_not_the_gold(sample) -> None:  # type: 
     judged = judge(sample, {"compile.sh": script, "rev.py": PYTHON_REV})
     assert judged.flags == [], judged.flag_details
     assert judged.verdict is Verdict.CORRECT, judged.details + judged.test_output
+
+
+def test_failing_every_test_with_long_messages_still_scores_zero_not_an_infra_error() -> None:
+    """Each failing test's report rides the result channel; with many tests its cap must make
+    room for all of them, or a submission failing them all would end as an infrastructure
+    error, which is not counted (go-md2man's noop did, at 800 tests)."""
+    needs_rev()
+    line = "".join(chr(ord("a") + i % 26) for i in range(3000))
+    body = "".join(
+        f"def test_long_{i:03d}(program):\n"
+        f"    r = program([], stdin=b{line!r})\n"
+        f"    assert r.stdout == b{line[::-1] + chr(10)!r}\n\n"
+        for i in range(60)
+    )
+    sample = rev_task(tests={"test_long.py": body})
+    config = JudgeConfig(limits=CONFIG.limits.model_copy(update={"output_bytes": 40_000}))
+    family = RebuildFamily()
+    check = family.check(sample, config)
+    assert check.valid, check.reason
+    noop = family.judge(sample, family.null_answer(sample), check, config)
+    assert noop.verdict is Verdict.PARTIAL, noop.details
+    assert noop.hidden is not None and (noop.hidden.expected, noop.hidden.failed) == (60, 60)
+    assert noop.scores["pass_rate"] == 0.0

@@ -27,7 +27,12 @@ runner = CliRunner()
 def test_each_language_has_its_toolchain_and_coverage() -> None:
     go = recipes.recipe("gron", "gron")
     assert (go.language, go.coverage) == ("go", Coverage.NONE) and "Go 1.19" in go.coverage_note
-    assert "GO111MODULE=off" in go.build[-1] and "/usr/share/gocode" in go.build[-1]
+    # the package's own build: the version it prints and Debian's patches are the gold's
+    assert "debian/rules build-arch" in go.build[-1] and "GOPROXY=off" in go.build[-1]
+    assert go.output == "gron.bin" and go.build_timeout_s > 600
+    assert 'cp "$d/bin/gron" gron.bin' in go.build[-1]  # from _build or obj-<host type>
+    shfmt = recipes.recipe("golang-mvdan-sh", "shfmt")
+    assert shfmt.program_sources == ["cmd/shfmt", "syntax", "fileutil"]  # what it imports
     rust = recipes.recipe("rust-ripgrep", "rg")
     assert (rust.language, rust.coverage, rust.output) == ("rust", Coverage.LLVM,
                                                          "target/release/rg")  # fmt: skip

@@ -142,6 +142,13 @@ class Generated:
 
 _TEMP = re.compile(rb"run-[A-Za-z0-9_]{8}")
 _CLOCK = re.compile(rb"\b[0-2]\d:[0-5]\d:[0-5]\d\b")
+_DURATION = re.compile(
+    rb"\b\d+(?:\.\d+)? ?(?:ns|us|\xc2\xb5s|ms)\b"
+    rb"|\b(?:took|elapsed|in|real|user|sys|time)[: =]+\d+(?:\.\d+)? ?(?:s|secs?|seconds?)\b",
+    re.IGNORECASE,
+)
+"""A time the run took ("Total in 0 ms", "took 0.01s"): the next run, on a busier machine or
+another build, may take longer."""
 
 
 def _timestamps() -> list[bytes]:
@@ -150,8 +157,9 @@ def _timestamps() -> list[bytes]:
     return [d.strftime(f).encode() for d in (now, local) for f in ("%Y-%m-%d", "%b %e", "%b %d")]
 
 
-def _natural_problem(case: Case, expected: Expected) -> str | None:
-    """Outputs that carry the run's directory or the time: nondeterministic by nature."""
+def natural_problem(case: Case, expected: Expected) -> str | None:
+    """Outputs that carry the run's directory, the time or how long the run took:
+    nondeterministic by nature (the gold's own reruns may still agree)."""
     given = case.stdin + b"".join(c for _, c in case.files) + " ".join(case.args).encode()
     outputs = [expected.stdout, expected.stderr, *expected.files.values()]
     if any(len(o) > MAX_OUTPUT for o in outputs):
@@ -159,8 +167,8 @@ def _natural_problem(case: Case, expected: Expected) -> str | None:
     for out in outputs:
         if _TEMP.search(out):
             return FLAKY
-        for m in _CLOCK.finditer(out):
-            if m.group() not in given:
+        for pattern in (_CLOCK, _DURATION):
+            if any(m.group() not in given for m in pattern.finditer(out)):
                 return FLAKY
         if any(stamp in out and stamp not in given for stamp in _timestamps()):
             return FLAKY
@@ -232,7 +240,7 @@ def record(
         if any(other != seen[0] for other in seen[1:]):
             out.append(Recording(case, problem=FLAKY, order=order))
             continue
-        out.append(Recording(case, seen[0], _natural_problem(case, seen[0]), order=order))
+        out.append(Recording(case, seen[0], natural_problem(case, seen[0]), order=order))
     return out
 
 

@@ -302,69 +302,61 @@ def _cargo(program: str) -> Recipe:
     )
 
 
-# -- Go: GOPATH mode against Debian's Go sources -------------------------------------------------
+# -- Go: the package's own build (dh-golang) ---------------------------------------------------
 
 _NO_GO_COVERAGE = (
     "Debian bookworm's Go 1.19 cannot build a coverage-instrumented binary (go build -cover "
     "needs Go 1.20): tests chosen by behaviour, with a larger budget"
 )
 
-_GO = {
-    # program: (source package, import path of the tree, package directory of the command);
-    # the command's directory is its own sources unless _GO_OWN names them
-    "gron": ("gron", "github.com/tomnomnom/gron", "."),
-    "fzf": ("fzf", "github.com/junegunn/fzf", "."),
-    "go-md2man": ("go-md2man-v2", "github.com/cpuguy83/go-md2man/v2", "."),
-    "shfmt": ("golang-mvdan-sh", "mvdan.cc/sh/v3", "cmd/shfmt"),
-    # big programs with many statically linked libraries: the suite's hard tasks
-    "gh": ("gh", "github.com/cli/cli/v2", "cmd/gh"),
-    "hugo": ("hugo", "github.com/gohugoio/hugo", "."),
-    "rclone": ("rclone", "github.com/rclone/rclone", "."),
+_GO: dict[str, tuple[str, list[str]]] = {
+    # program: (source package, the program's own sources in the tree)
+    "gron": ("gron", ["."]),
+    "fzf": ("fzf", ["."]),
+    "go-md2man": ("go-md2man-v2", ["."]),
+    # the command, and the packages of the tree it imports (its parser and printer)
+    "shfmt": ("golang-mvdan-sh", ["cmd/shfmt", "syntax", "fileutil"]),
+    # big programs with many statically linked libraries: the suite's hard tasks (gh's
+    # command directory holds only its main package: its own sources are the whole tree)
+    "gh": ("gh", ["."]),
+    "hugo": ("hugo", ["."]),
+    "rclone": ("rclone", ["."]),
 }
-_GO_OWN = {
-    # the whole tree: gh's command directory holds only its main package
-    "gh": ["."],
-}
-_GO_DEBIAN_RULES = frozenset({"gh", "hugo", "rclone"})
-"""Built by the package's own ``debian/rules`` (dh-golang): their builds need what only it sets
-up (gh: Debian's forks of grpc and x/crypto linked into the GOPATH under other import paths;
-the version and date ``--version`` prints, passed as ``-ldflags``; hugo's build tags)."""
+
+_GO_BUILD = (
+    "SOURCE_DATE_EPOCH=$(dpkg-parsechangelog -STimestamp) DEB_BUILD_OPTIONS=nocheck "
+    'GOCACHE="${TMPDIR:-/tmp}/truepass-gocache" GOFLAGS= GOPROXY=off GOTOOLCHAIN=local '
+    "debian/rules build-arch"
+)
+"""dh-golang's build as ``dpkg-buildpackage`` runs it, offline, tests skipped, its date from the
+changelog; ``build-arch`` since a tree may hold a directory ``build``. Only it builds what the
+gold is: the version ``--version`` prints (fzf patches it into main.go, shfmt and gh pass it as
+``-ldflags``), Debian's forks of libraries linked under other import paths (gh: grpc and
+x/crypto), build tags (hugo). Every dependency comes from ``/usr/share/gocode`` (Debian's
+golang-*-dev packages, the source package's build dependencies), with no network. The binary
+lands in the build directory's ``bin``: ``_build`` where the rules name it, dh-golang's
+``obj-<host type>`` where they do not (gron, rclone); it is copied out as ``PROGRAM.bin``."""
+
+
+_GO_COPY = (
+    'for d in _build obj-*; do if [ -f "$d/bin/{program}" ]; then '
+    'cp "$d/bin/{program}" {program}.bin; break; fi; done; test -f {program}.bin'
+)
 
 
 def _go(program: str) -> Recipe:
-    package, import_path, directory = _GO[program]
-    if program in _GO_DEBIAN_RULES:
-        # dh-golang's build, offline, tests skipped, its date from the changelog (as
-        # dpkg-buildpackage sets it); `build-arch`, since a tree may hold a directory `build`
-        build = (
-            "SOURCE_DATE_EPOCH=$(dpkg-parsechangelog -STimestamp) DEB_BUILD_OPTIONS=nocheck "
-            'GOCACHE="${TMPDIR:-/tmp}/truepass-gocache" GOFLAGS= GOPROXY=off GOTOOLCHAIN=local '
-            "debian/rules build-arch"
-        )
-        output, timeout = f"_build/bin/{program}", 3600.0
-    else:
-        # GOPATH mode, as dh-golang builds: the tree under its import path in a GOPATH of its
-        # own, every dependency from /usr/share/gocode (Debian's golang-*-dev), no network.
-        build = (
-            f'mkdir -p ".gopath/src/{import_path.rsplit("/", 1)[0]}" && '
-            f'ln -sfn "$PWD" ".gopath/src/{import_path}" && out="$PWD/{program}.bin" && '
-            f'cd ".gopath/src/{import_path}/{directory}" && '
-            'GOPATH="$OLDPWD/.gopath:/usr/share/gocode" GO111MODULE=off GOFLAGS= '
-            'GOCACHE="${TMPDIR:-/tmp}/truepass-gocache" GOTOOLCHAIN=local '
-            '/usr/bin/go build -o "$out" .'
-        )
-        output, timeout = f"{program}.bin", Recipe.model_fields["build_timeout_s"].default
+    package, own = _GO[program]
     return Recipe(
         source_package=package,
         program=program,
         language="go",
         coverage=Coverage.NONE,
         coverage_note=_NO_GO_COVERAGE,
-        build_timeout_s=timeout,
+        build_timeout_s=3600.0,
         configure=[],
-        build=["sh", "-c", build],
-        output=output,
-        program_sources=_GO_OWN.get(program, [directory]),
+        build=["sh", "-c", f"{_GO_BUILD} && {_GO_COPY.format(program=program)}"],
+        output=f"{program}.bin",
+        program_sources=own,
         objects=[],
     )
 
@@ -434,7 +426,7 @@ RECIPES: dict[str, RecipeFactory] = {
     **{package: _only({p for p, v in _CARGO.items() if v[0] == package}, _cargo, package)
        for package, _, _ in _CARGO.values()},
     **{package: _only({p for p, v in _GO.items() if v[0] == package}, _go, package)
-       for package, _, _ in _GO.values()},
+       for package, _ in _GO.values()},
     **{package: _only({p for p, v in _LZIP.items() if v[0] == package}, _lzip, package)
        for package, _, _ in _LZIP.values()},
 }  # fmt: skip

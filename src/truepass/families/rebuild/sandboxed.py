@@ -41,6 +41,13 @@ def _harness_env() -> dict[str, str]:
     }
 
 
+CHANNEL_PER_TEST = 16_384
+"""Bytes of the result channel one test's report may take: its outcome and a failure message of
+at most 2,000 characters (the reporter's cap), JSON-escaped. The channel of a test session has
+room for every test's (a channel cut short would turn a submission that fails every test into
+an infrastructure error, not counted: a way out of a zero score)."""
+
+
 def run_tests(
     session: SandboxSession,
     tests: Mapping[str, str],
@@ -78,7 +85,10 @@ def run_tests(
         "TRUEPASS_HIDE_TESTS": "1",
     }
     budget = 60.0 + run_timeout_s * max(1, expected)
-    result = session.execute(argv, timeout_s=min(budget, MAX_TEST_SESSION_S), env=env)
+    channel = max(session.limits.output_bytes, CHANNEL_PER_TEST * (expected + 64))
+    result = session.execute(
+        argv, timeout_s=min(budget, MAX_TEST_SESSION_S), env=env, output_bytes=channel
+    )
     run = parse_run(result, channel=True)
     prefix = folder + "/"
     run.outcomes = {k.removeprefix(prefix): v for k, v in run.outcomes.items()}
