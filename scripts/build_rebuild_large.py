@@ -111,8 +111,8 @@ def main(argv: list[str]) -> int:
     print("task\tlanguage\tkept\tcoverage\tlint\tdummy before\tdummy after\tloc\tdeps\tseconds")
     for task in tasks:
         program = task["program"]
-        if program in have:
-            continue
+        if program in have or (not args.redo and program in done_ids(out)):
+            continue  # made before, or meanwhile by another process on OUT
         seeds = load_seeds(SEEDS / task["seeds"]) if "seeds" in task else Seeds()
         started = time.monotonic()
         try:
