@@ -52,6 +52,15 @@ def build_rebuild_cmd(
             "--reruns", min=1, help="Runs of the gold per candidate; all must agree to keep it."
         ),
     ] = 3,
+    verify_runs: Annotated[
+        int,
+        typer.Option(
+            "--verify-runs",
+            min=1,
+            help="Runs of the finished tests on the gold; a test failing any is dropped "
+            "(gold-flaky). More runs catch rarer nondeterminism (a map's order).",
+        ),
+    ] = 6,
     loc: Annotated[
         int | None,
         typer.Option(
@@ -77,7 +86,8 @@ def build_rebuild_cmd(
 
         loaded = load_seeds(seeds) if seeds is not None else Seeds()
         settings = Settings(
-            max_tests=max_tests, seed=seed, reruns=reruns, test_timeout_s=timeout,
+            max_tests=max_tests, seed=seed, reruns=reruns, verify_runs=verify_runs,
+            test_timeout_s=timeout,
             record_timeout_s=min(5.0, timeout / 2),
         )  # fmt: skip
         with progress() as update:

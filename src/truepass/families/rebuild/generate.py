@@ -37,6 +37,7 @@ from truepass.families.rebuild.grammar import Grammar, grammar_of, read_help, re
 from truepass.families.rebuild.harness._truepass_rebuild import Program
 from truepass.families.rebuild.inputs import DIMENSIONS, Seeds, unique_cases
 from truepass.families.rebuild.inputs import load_seeds as load_seeds
+from truepass.families.rebuild.judge import expected_tests
 from truepass.families.rebuild.recipes import Coverage
 from truepass.families.rebuild.sandboxed import harness_binds, record_cases, run_tests
 from truepass.families.rebuild.schema import (
@@ -118,7 +119,10 @@ class Settings:
     without coverage."""
     seed: int = 0
     reruns: int = 3
-    verify_runs: int = 3
+    verify_runs: int = 6
+    """Runs of the finished test file on the gold: with the recording's ``reruns``, nine runs
+    must agree (gron's ``--no-sort`` prints two keys of a map in either order: three agreeing
+    runs left one such test in 800, and its oracle failed it)."""
     record_timeout_s: float = 5.0
     test_timeout_s: float = 10.0
     jobs: int = max(1, min(8, os.cpu_count() or 1))
@@ -624,6 +628,48 @@ class Target(NamedTuple):
     run: int = 0
 
 
+def _run_targets(
+    program: str, gold: str, file: str, source: str, n_tests: int, help_text: str,
+    targets: Sequence[Target], settings: Settings, progress: Progress | None = None,
+) -> dict[Target, dict[str, tuple[str, str]]]:  # fmt: skip
+    """The test file run on each of ``targets`` (the gold, or a dummy), side by side."""
+    binds, inside = gold_binds(gold, program)
+    results: dict[Target, dict[str, tuple[str, str]]] = {}
+    lock = threading.Lock()
+
+    def one_target(session: SandboxSession, dummies: dict[str, str], target: Target) -> None:
+        path = inside if target.dummy is None else dummies[target.dummy]
+        got = run_pytest(session, file, source, path, program, settings.test_timeout_s, n_tests)
+        with lock:
+            results[target] = got
+            if progress:
+                progress("verifying the tests", len(results), len(targets))
+
+    prepare = (lambda s: write_dummies(s, help_text)) if any(t.dummy for t in targets) else None
+    side_by_side(binds, settings.jobs, targets, one_target, prepare)
+    return results
+
+
+def gold_ignored(
+    names: Sequence[str], runs: Sequence[dict[str, tuple[str, str]]]
+) -> dict[str, str]:
+    """The tests the gold's ``runs`` of the file do not all pass, with why: it hung
+    (``slow-or-hang``), passed some runs only (``gold-flaky``) or none (``gold-fail``)."""
+    ignore: dict[str, str] = {}
+    for name in names:
+        got = [run.get(name, ("missing", "")) for run in runs]
+        outcomes = {o for o, _ in got}
+        if outcomes == {"passed"}:
+            continue
+        if any("did not finish within" in m for _, m in got):
+            ignore[name] = SLOW
+        elif "passed" in outcomes:
+            ignore[name] = FLAKY
+        else:
+            ignore[name] = IgnoreReason.GOLD_FAIL.value
+    return ignore
+
+
 def verify(
     program: str, gold: str, file: str, source: str, names: Sequence[str], help_text: str,
     settings: Settings, progress: Progress | None = None,
@@ -631,33 +677,11 @@ def verify(
     """Run the emitted file as it will be run: on the gold ``verify_runs`` times, through the
     linter, and on the dummies. Returns the ignored tests (name -> reason), the lint findings
     per rule and, per test, the dummies that pass it."""
-    binds, inside = gold_binds(gold, program)
     golds = [Target(run=i) for i in range(settings.verify_runs)]
     targets = golds + [Target(dummy=d) for d in DUMMIES]
-    results: dict[Target, dict[str, tuple[str, str]]] = {}
-    lock = threading.Lock()
-
-    def one_target(session: SandboxSession, dummies: dict[str, str], target: Target) -> None:
-        path = inside if target.dummy is None else dummies[target.dummy]
-        got = run_pytest(session, file, source, path, program, settings.test_timeout_s, len(names))
-        with lock:
-            results[target] = got
-            if progress:
-                progress("verifying the tests", len(results), len(targets))
-
-    side_by_side(binds, settings.jobs, targets, one_target, lambda s: write_dummies(s, help_text))
-    ignore: dict[str, str] = {}
-    for name in names:
-        runs = [results[t].get(name, ("missing", "")) for t in golds]
-        outcomes = {o for o, _ in runs}
-        if outcomes == {"passed"}:
-            continue
-        if any("did not finish within" in m for _, m in runs):
-            ignore[name] = SLOW
-        elif "passed" in outcomes:
-            ignore[name] = FLAKY
-        else:
-            ignore[name] = IgnoreReason.GOLD_FAIL.value
+    results = _run_targets(program, gold, file, source, len(names), help_text, targets, settings,
+                           progress)  # fmt: skip
+    ignore = gold_ignored(names, [results[t] for t in golds])
     flagged, lint_counts = _lint(file, source)
     for name, reason in flagged.items():
         if name in names and name not in ignore:
@@ -846,6 +870,33 @@ def build_rebuild(
     )
     path = write_suite(out, sample)
     return Built(sample, generated, path, notes)
+
+
+def reverify(
+    sample: RebuildSample, runs: int, settings: Settings | None = None,
+    progress: Progress | None = None,
+) -> tuple[RebuildSample, dict[str, str]]:  # fmt: skip
+    """Run a made task's kept tests on its gold ``runs`` more times (side by side) and drop the
+    ones any run fails, as verification does (``gold-fail``, ``gold-flaky``, ``slow-or-hang``):
+    for a task made with fewer verification runs. Returns the task with them in ``ignore`` and
+    ``generation.kept`` lowered (its coverage is left as made: the kept tests' lines are not
+    measured again), and the tests dropped (test id -> reason)."""
+    settings = settings or Settings()
+    dropped: dict[str, str] = {}
+    for file, source in sample.tests.items():
+        names = [t.split("::", 1)[1] for t in expected_tests(sample) if t.startswith(f"{file}::")]
+        targets = [Target(run=i) for i in range(runs)]
+        results = _run_targets(sample.program, sample.gold, file, source, len(names), "",
+                               targets, settings, progress)  # fmt: skip
+        found = gold_ignored(names, list(results.values()))
+        dropped.update({f"{file}::{name}": reason for name, reason in found.items()})
+    generation = sample.generation.model_copy(
+        update={"kept": sample.generation.kept - len(dropped)}
+    )
+    updated = sample.model_copy(
+        update={"ignore": {**sample.ignore, **dropped}, "generation": generation}
+    )
+    return RebuildSample.model_validate(updated.model_dump()), dropped
 
 
 def write_suite(out: Path, sample: RebuildSample) -> Path:
