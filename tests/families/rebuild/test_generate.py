@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import ast
+import contextlib
 import json
 import random
 import shutil
@@ -373,6 +374,7 @@ def _backend(tiny: Path, *, recipe: bool = True, fetch: bool = True) -> SimpleNa
                                             for s in own),
         dependencies=lambda _: 0,
         instrumented_build=lambda _: SimpleNamespace(binary=probe.binary),
+        measuring=lambda _: contextlib.nullcontext(),
         reset_counters=lambda _: probe.reset(),
         measure=lambda _: (lambda lines, total: SimpleNamespace(lines=lines, total=total))(
             *probe.measure()),

@@ -265,3 +265,38 @@ def test_oracle_compile_script_builds_ed_in_the_sandbox(cache: Path) -> None:
         version = session.run("./ed --version")
     gold_version = subprocess.run([gold.path, "--version"], capture_output=True, text=True)
     assert version.stdout.splitlines()[0] == gold_version.stdout.splitlines()[0]
+
+
+def test_programs_sharing_a_counter_are_measured_one_at_a_time(tmp_path: Path) -> None:
+    """expand and unexpand share coreutils' expand-common object: while one process measures
+    expand, another measuring unexpand waits; cat, sharing nothing, does not."""
+    import threading
+
+    from truepass.families.rebuild.sources import Gold, InstrumentedGold, measuring
+
+    gold = Gold(program="x", path="/usr/bin/x", binary_package="x", source_package="x",
+                version="1", source_version="1", sha256="0", libraries=[])  # fmt: skip
+
+    def inst(*objects: str) -> InstrumentedGold:
+        return InstrumentedGold(gold=gold, tree=tmp_path, binary=tmp_path / "b", sources=[],
+                                objects=[tmp_path / o for o in objects])  # fmt: skip
+
+    expand, unexpand = (
+        inst("src/expand", "src/expand-common"),
+        inst("src/unexpand", "src/expand-common"),
+    )
+    entered: list[str] = []
+
+    def measure(name: str, what: InstrumentedGold) -> None:
+        with measuring(what):
+            entered.append(name)
+
+    with measuring(expand):
+        waiting = threading.Thread(target=measure, args=("unexpand", unexpand))
+        free = threading.Thread(target=measure, args=("cat", inst("src/cat")))
+        waiting.start(), free.start()
+        free.join(timeout=30)
+        waiting.join(timeout=1.0)
+        assert entered == ["cat"] and waiting.is_alive()  # unexpand waits for expand's pass
+    waiting.join(timeout=30)
+    assert entered == ["cat", "unexpand"]

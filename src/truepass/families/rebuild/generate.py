@@ -12,6 +12,7 @@ assertion linter (``lint:RULE``) and dummy programs (``dummy-pass``).
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import random
@@ -21,6 +22,7 @@ import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
@@ -90,6 +92,8 @@ class CoverageProbe:
     """The source tree the lines are in (to say which lines the tests miss, and why)."""
     executable: Callable[[], Lines] | None = None
     """Every executable line (after a run: what the counters list, run or not)."""
+    hold: Callable[[], AbstractContextManager[None]] = contextlib.nullcontext
+    """Held while a pass of runs is measured: the counters are this pass's alone."""
 
 
 @dataclass
@@ -278,14 +282,15 @@ def measure(probe: CoverageProbe, name: str, recs: Sequence[Recording], settings
     program = Program(str(probe.binary), name)
     total = 0
     usable = [r for r in recs if r.problem is None]
-    for i, rec in enumerate(usable):
-        probe.reset()
-        case = replace(rec.case, env=rec.case.env + probe.env) if probe.env else rec.case
-        run_case(program, case, settings.record_timeout_s * 4)
-        rec.lines, lines = probe.measure()
-        total = max(total, lines)  # a run that left no profile tells no total
-        if progress:
-            progress("measuring coverage", i + 1, len(usable))
+    with probe.hold():
+        for i, rec in enumerate(usable):
+            probe.reset()
+            case = replace(rec.case, env=rec.case.env + probe.env) if probe.env else rec.case
+            run_case(program, case, settings.record_timeout_s * 4)
+            rec.lines, lines = probe.measure()
+            total = max(total, lines)  # a run that left no profile tells no total
+            if progress:
+                progress("measuring coverage", i + 1, len(usable))
     return total
 
 
@@ -749,6 +754,7 @@ def probe_from(backend: ModuleType, instrumented: object) -> CoverageProbe:
         tool=str(getattr(instrumented, "tool", "gcov")),
         tree=Path(tree) if tree is not None else None,
         executable=executable if tree is not None else None,
+        hold=lambda: backend.measuring(instrumented),
     )
 
 

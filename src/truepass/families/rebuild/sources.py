@@ -709,6 +709,19 @@ class Coverage(BaseModel):
         return self.covered / self.total if self.total else 0.0
 
 
+@contextlib.contextmanager
+def measuring(inst: InstrumentedGold) -> Iterator[None]:
+    """Hold the counters ``inst`` is measured by for one pass of runs and measurements: another
+    process measuring a program with a counter in common waits (coreutils' ``expand`` and
+    ``unexpand`` share ``expand-common``, ``cut`` and ``numfmt`` ``set-fields``; a Rust tree's
+    programs share its profile directory). One lock file beside each, taken in sorted order."""
+    held = [inst.profiles] if inst.coverage is recipes.Coverage.LLVM else inst.objects
+    with contextlib.ExitStack() as stack:
+        for counter in sorted({str(c) for c in held}):
+            stack.enter_context(file_lock(Path(f"{counter}.truepass-lock")))
+        yield
+
+
 def reset_counters(inst: InstrumentedGold) -> None:
     """Forget every run of the instrumented program so far (delete its ``.gcda`` files, or its
     ``.profraw`` files)."""
