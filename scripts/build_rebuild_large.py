@@ -39,9 +39,15 @@ from truepass.families.rebuild.schema import RebuildSample
 
 ROOT = Path(__file__).resolve().parents[1]
 SOURCE = ROOT / "suites/rebuild-large"
-SEEDS = ROOT / "suites/rebuild-mini/seeds"
+SEEDS = (SOURCE / "seeds", ROOT / "suites/rebuild-mini/seeds")
+"""Where a task's seeds file is looked for, in order."""
 GOAL = 0.86
 """The benchmark's median line coverage: a task below it says why (its missed lines)."""
+
+
+def seeds_file(name: str) -> Path:
+    """The seeds file ``name``: the large suite's own, or else rebuild-mini's."""
+    return next((d / name for d in SEEDS if (d / name).is_file()), SEEDS[-1] / name)
 
 
 def done_ids(out: Path) -> set[str]:
@@ -113,7 +119,7 @@ def main(argv: list[str]) -> int:
         program = task["program"]
         if program in have or (not args.redo and program in done_ids(out)):
             continue  # made before, or meanwhile by another process on OUT
-        seeds = load_seeds(SEEDS / task["seeds"]) if "seeds" in task else Seeds()
+        seeds = load_seeds(seeds_file(task["seeds"])) if "seeds" in task else Seeds()
         started = time.monotonic()
         try:
             built = build_rebuild(program, out, settings=settings, seeds=seeds)

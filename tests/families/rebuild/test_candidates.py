@@ -115,6 +115,8 @@ def test_languages_of_reads_what_the_program_says_it_is() -> None:
     assert [x.name for x in languages_of(grammar_of(ed_help, ed_man))] == ["ed"]
     shfmt = "usage: shfmt [flags] [path ...]\n\nshfmt formats shell programs.\n  -l  list\n"
     assert [x.name for x in languages_of(grammar_of(shfmt, ""))] == ["shell"]
+    recover = "Lziprecover is a data recovery tool for files in the lzip compressed data format.\n"
+    assert [x.name for x in languages_of(grammar_of(recover + "  -t  test\n", ""))] == ["lzip"]
 
 
 # --- the option grammar of Go programs ------------------------------------------------------------

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import ast
+import base64
 import contextlib
 import json
 import random
@@ -162,6 +163,23 @@ def test_seeds_file(tmp_path: Path) -> None:
         load_seeds(path)
     with pytest.raises(InputError, match="cannot read"):
         load_seeds(tmp_path / "none.json")
+
+
+def test_seeds_file_takes_bytes_in_base64(tmp_path: Path) -> None:
+    path = tmp_path / "seeds.json"
+    blob = {"base64": base64.b64encode(b"LZIP\x01\xff").decode()}
+    path.write_text(json.dumps({"stdin": [blob, "t"], "files": {"a.lz": blob, "b.txt": "x"}}))
+    seeds = load_seeds(path)
+    assert seeds.stdin == (b"LZIP\x01\xff", b"t")
+    assert seeds.files == (("a.lz", b"LZIP\x01\xff"), ("b.txt", b"x"))
+    path.write_text(json.dumps({"files": {"a.lz": {"base64": "not base64!"}}}))
+    with pytest.raises(InputError, match="bad base64") as err:
+        load_seeds(path)
+    assert "files.a.lz" in str(err.value)
+    path.write_text(json.dumps({"stdin": [{"hex": "00"}]}))
+    with pytest.raises(InputError, match="base64") as err:
+        load_seeds(path)
+    assert "stdin[0]" in str(err.value)
 
 
 # --- emitting -----------------------------------------------------------------------------------

@@ -3,6 +3,8 @@ mutation takes a ``random.Random`` the caller seeds)."""
 
 from __future__ import annotations
 
+import base64
+import binascii
 import json
 import random
 from collections.abc import Callable
@@ -404,8 +406,9 @@ def grow_cases(kept: list[Case], grammar: Grammar, rng: random.Random, n: int) -
 
 
 def load_seeds(path: Path) -> Seeds:
-    """Program-specific seeds from a JSON file: ``{"stdin": [str], "args": [[str]],
-    "scripts": [str], "files": {name: str}}`` (every key optional).
+    """Program-specific seeds from a JSON file: ``{"stdin": [DATA], "args": [[str]],
+    "scripts": [DATA], "files": {name: DATA}}`` (every key optional), where DATA is text, or
+    ``{"base64": str}`` for bytes that are not text (compressed files, say).
 
     Raises:
         InputError: the file is missing, not JSON, or not of that shape.
@@ -427,11 +430,25 @@ def load_seeds(path: Path) -> Seeds:
             location=str(path),
         )
 
-    def strings(key: str) -> list[str]:
+    def blob(value: object, field: str) -> bytes:
+        if isinstance(value, str):
+            return value.encode()
+        if (
+            isinstance(value, dict)
+            and set(value) == {"base64"}
+            and isinstance(value["base64"], str)
+        ):
+            try:
+                return base64.b64decode(value["base64"], validate=True)
+            except binascii.Error as exc:
+                raise InputError(f"bad base64: {exc}", location=str(path), field=field) from None
+        raise InputError('must be text or {"base64": "..."}', location=str(path), field=field)
+
+    def blobs(key: str) -> tuple[bytes, ...]:
         value = data.get(key, [])
-        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-            raise InputError("must be a list of strings", location=str(path), field=key)
-        return value
+        if not isinstance(value, list):
+            raise InputError("must be a list", location=str(path), field=key)
+        return tuple(blob(v, f"{key}[{i}]") for i, v in enumerate(value))
 
     args = data.get("args", [])
     if not isinstance(args, list) or not all(
@@ -439,11 +456,11 @@ def load_seeds(path: Path) -> Seeds:
     ):
         raise InputError("must be a list of lists of strings", location=str(path), field="args")
     files = data.get("files", {})
-    if not isinstance(files, dict) or not all(isinstance(v, str) for v in files.values()):
-        raise InputError("must map file names to text", location=str(path), field="files")
+    if not isinstance(files, dict):
+        raise InputError("must map file names to data", location=str(path), field="files")
     return Seeds(
-        stdin=tuple(s.encode() for s in strings("stdin")),
+        stdin=blobs("stdin"),
         args=tuple(tuple(a) for a in args),
-        scripts=tuple(s.encode() for s in strings("scripts")),
-        files=tuple((k, v.encode()) for k, v in sorted(files.items())),
+        scripts=blobs("scripts"),
+        files=tuple((k, blob(v, f"files.{k}")) for k, v in sorted(files.items())),
     )

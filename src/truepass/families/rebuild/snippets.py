@@ -1,6 +1,7 @@
 """Grammar-guided inputs for programs that read a language: a small context-free grammar
-expander and grammars of JSON, markdown, shell, ``bc`` arithmetic and ``ed`` commands, and which
-of them a program reads (from the words its documentation describes it with).
+expander and grammars of JSON, markdown, shell, ``bc`` arithmetic and ``ed`` commands, text
+compressed in lzip files, and which of them a program reads (from the words its documentation
+describes it with).
 
 Deterministic: every snippet comes from a ``random.Random`` the caller seeds.
 """
@@ -9,9 +10,10 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
+from truepass.families.rebuild import lzip
 from truepass.families.rebuild.grammar import Grammar
 
 Rules = Mapping[str, Sequence[Sequence[str]]]
@@ -33,8 +35,10 @@ def expand(rules: Rules, start: str, rng: random.Random, depth: int = 6) -> str:
 
 @dataclass(frozen=True)
 class Language:
-    """An input language: its grammar, start symbol, the file extension its files take, and the
-    words (regular expressions) that, describing a program, say that it reads it."""
+    """An input language: its grammar, start symbol, the file extension its files take, the
+    words (regular expressions) that, describing a program, say that it reads it, and how a
+    sentence is encoded in its files (None: as UTF-8 text; else a function of the text and the
+    generator, e.g. compressed)."""
 
     name: str
     rules: Rules
@@ -42,10 +46,12 @@ class Language:
     extension: str
     words: tuple[str, ...]
     depth: int = 6
+    encode: Callable[[bytes, random.Random], bytes] | None = None
 
     def snippet(self, rng: random.Random) -> bytes:
-        """One sentence of the language, as bytes."""
-        return expand(self.rules, self.start, rng, self.depth).encode()
+        """One sentence of the language, as bytes (encoded, if the language encodes)."""
+        text = expand(self.rules, self.start, rng, self.depth).encode()
+        return self.encode(text, rng) if self.encode is not None else text
 
     def snippets(self, rng: random.Random, n: int) -> list[bytes]:
         """Up to ``n`` distinct sentences (tries ``4 n`` times), in the order drawn."""
@@ -191,12 +197,24 @@ ED: Rules = {
     ],
 }  # fmt: skip
 
+TEXT: Rules = {
+    "<text>": [["<line>"], ["<line>", "<text>"], ["<line>", "<line>", "<text>"]],
+    "<line>": [
+        ["<words>", "\n"], ["<words>", "\n"], ["\n"], ["x" * 200, "\n"], ["<words>"],
+        ["<words>", " ", "<words>", " ", "<words>", "\n"], ["ab" * 50, "<words>", "\n"],
+    ],
+    "<words>": [["<word>"], ["<word>", " ", "<words>"], ["<word>", "\t", "<word>"]],
+    "<word>": [[w] for w in (*_WORDS, "alpha", "bravo", "the quick brown fox", "\x00", "0123")],
+}  # fmt: skip
+"""Text with repeats (for compressed files: matches near and far)."""
+
 LANGUAGES: tuple[Language, ...] = (
     Language("json", JSON, "<json>", "json", (r"\bjson\b",)),
     Language("markdown", MARKDOWN, "<doc>", "md", (r"\bmarkdown\b",)),
     Language("shell", SHELL, "<script>", "sh", (r"\bshell programs\b", r"\bformats? shell\b")),
     Language("bc", BC, "<prog>", "bc", (r"\bcalculator\b",)),
     Language("ed", ED, "<script>", "ed", (r"\btext editor\b",), depth=8),
+    Language("lzip", TEXT, "<text>", "lz", (r"\blzip\b",), encode=lzip.variant),
 )
 """The languages snippets are made in."""
 
