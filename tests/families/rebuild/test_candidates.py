@@ -107,6 +107,30 @@ def test_snippets_are_deterministic_distinct_and_json_parses() -> None:
         assert values in (1, 2)
 
 
+def test_operands_of_the_synopsis_get_values_of_their_kind() -> None:
+    colrm = grammar_of("Usage:\n colrm [startcol [endcol]]\n\n -h, --help  display help\n", "")
+    assert [(o.name, o.required) for o in colrm.operands] == [
+        ("startcol", False),
+        ("endcol", False),
+    ]
+    args = {c.args for c in wider_cases(colrm, Seeds(), random.Random(0))}
+    assert {("3",), ("1", "3"), ("1", "-1")} <= args  # each alone (the one before filled), both
+    basename = grammar_of("Usage: basename NAME [SUFFIX]\n  -a, --multiple  many names\n", "")
+    assert [(o.name, o.required) for o in basename.operands] == [("NAME", True), ("SUFFIX", False)]
+    args = {c.args for c in wider_cases(basename, Seeds(), random.Random(0))}
+    assert ("a/b/c.txt", ".txt") in args and ("/usr/lib/",) in args
+    assert ("-a", "a/b/c.txt") in args  # options run with the required operand too
+    csplit = grammar_of("Usage: csplit [OPTION]... FILE PATTERN...\n  -k, --keep-files  keep\n", "")
+    args = {c.args for c in wider_cases(csplit, Seeds(), random.Random(0))}
+    assert ("-", "/x/", "{*}") in args and ("-k", "-", "/b/") in args  # a file operand is stdin
+    expr = grammar_of("Usage: expr EXPRESSION\n  --help  display help\n", "")
+    assert ("substr", "hello", "2", "3") in {
+        c.args for c in wider_cases(expr, Seeds(), random.Random(0))
+    }
+    tac = grammar_of(TAC_HELP, "")  # files only: no operand values
+    assert not [c for c in wider_cases(tac, Seeds(), random.Random(0)) if "operands" in c.note]
+
+
 def test_languages_of_reads_what_the_program_says_it_is() -> None:
     assert [x.name for x in languages_of(grammar_of(GRON_LIKE, ""))] == ["json"]
     assert languages_of(grammar_of(TAC_HELP, "")) == ()

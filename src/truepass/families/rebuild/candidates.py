@@ -18,8 +18,9 @@ import subprocess
 from collections.abc import Sequence
 
 from truepass.families.rebuild.emit import Case
-from truepass.families.rebuild.grammar import Grammar, Option
+from truepass.families.rebuild.grammar import Grammar, Operand, Option
 from truepass.families.rebuild.inputs import (
+    OPERANDS,
     SEEDS,
     Seeds,
     arg_form,
@@ -28,6 +29,7 @@ from truepass.families.rebuild.inputs import (
     grow_cases,
     initial_cases,
     is_meta,
+    operand_kind,
     unique_cases,
     values_for,
 )
@@ -109,9 +111,58 @@ def _with_value(option: Option, index: int) -> tuple[str, ...]:
 def _inputs(seeds: Seeds, snippets: Sequence[bytes]) -> list[bytes]:
     """The inputs options are crossed with: the program's own seeds (scripts first: a program
     driven by commands reads them), snippets of its language, then the standard seeds."""
-    standard = [SEEDS[n] for n in ("lines", "words", "utf8", "no-newline", "numbers", "tabs")]
+    standard = [
+        SEEDS[n] for n in ("lines", "words", "utf8", "no-newline", "numbers", "tabs", "overstrike")
+    ]
     found = [*seeds.scripts, *seeds.stdin, *snippets[:CROSS_INPUTS], *standard]
     return list(dict.fromkeys(found))
+
+
+def _is_option(arg: str) -> bool:
+    return arg.startswith("-") and arg != "-"
+
+
+OPERAND_MIXES = 12
+"""Runs with every operand given at once, the values rotating."""
+
+
+def _filled(operands: Sequence[Operand], upto: int, turn: int = 0) -> tuple[str, ...]:
+    """Arguments for the operands before ``upto``: the required ones (a file as ``-``, standard
+    input) and the optional ones of a known kind, each its first value (``turn`` > 0: the n-th
+    operand its ``turn + n``-th)."""
+    out: tuple[str, ...] = ()
+    for n, operand in enumerate(operands[:upto]):
+        kind = operand_kind(operand.name)
+        if kind is not None:
+            values = OPERANDS[kind]
+            out += values[(turn + n) % len(values) if turn else 0]
+        elif operand.required:
+            out += ("-",)
+    return out
+
+
+def _operand_cases(
+    operands: Sequence[Operand], inputs: Sequence[bytes], sfiles: tuple[tuple[str, bytes], ...]
+) -> list[Case]:
+    """Every value of each operand of a known kind (on two inputs, the operands before it
+    filled in), then all operands at once with rotating values."""
+    cases: list[Case] = []
+    for i, operand in enumerate(operands):
+        kind = operand_kind(operand.name)
+        if kind is None:
+            continue
+        before = _filled(operands, i)
+        for j, value in enumerate(OPERANDS[kind]):
+            for k in range(2):
+                stdin = inputs[(i + j + k) % len(inputs)]
+                note = f"{operand.name} {' '.join(value)!r}, input {k}"
+                cases.append(Case("args", before + value, stdin, sfiles, note=note))
+    if any(operand_kind(o.name) for o in operands):
+        for turn in range(1, OPERAND_MIXES + 1):
+            args = _filled(operands, len(operands), turn)
+            note = f"operands {' '.join(args)!r}"
+            cases.append(Case("args", args, inputs[turn % len(inputs)], sfiles, note=note))
+    return cases
 
 
 def wider_cases(grammar: Grammar, seeds: Seeds, rng: random.Random) -> list[Case]:
@@ -166,6 +217,17 @@ def wider_cases(grammar: Grammar, seeds: Seeds, rng: random.Random) -> list[Case
         args = _with_value(a, k) + _with_value(b, k + 1)
         note = f"{a.name} with {b.name}"
         cases.append(Case("args", args, inputs[k % len(inputs)], sfiles, note=note))
+
+    # operands: values for the synopsis's operands (numbers, names, formats, expressions), one
+    # at a time and all together; options then also run with the required ones
+    cases += _operand_cases(grammar.operands, inputs, sfiles)
+    needed = [o for o in grammar.operands if o.required]
+    required = _filled(needed, len(needed))
+    if any(operand_kind(o.name) for o in needed):
+        options_only = [c for c in cases if c.dimension == "args" and _is_option(c.args[0])]
+        for case in options_only:
+            note = f"{case.note}; with {' '.join(required)}"
+            cases.append(Case("args", case.args + required, case.stdin, case.files, note=note))
 
     # env: locales on inputs and options, the documented variables on more inputs
     flags = [o for o in options if o.arg is None]

@@ -109,6 +109,35 @@ class Grammar:
         """Whether the synopsis names file operands (FILE, file...)."""
         return bool(re.search(r"\bfiles?\b", self.usage, re.IGNORECASE))
 
+    @property
+    def operands(self) -> tuple[Operand, ...]:
+        """The operands the synopsis names after the program (``startcol``, ``NAME``,
+        ``SUFFIX``, ``FILE1``), in order, each required unless in brackets; options and their
+        placeholders (``[OPTION]...``) aside."""
+        found: dict[str, Operand] = {}
+        depth = 0
+        for token in re.findall(r"[\[\]]|[^\s\[\]]+", self.usage)[1:]:
+            if token in "[]":
+                depth = max(0, depth + (1 if token == "[" else -1))
+                continue
+            word = token.rstrip(".")
+            if not _OPERAND_WORD.fullmatch(word) or word.upper() in _NOT_OPERANDS:
+                continue
+            found.setdefault(word, Operand(word, required=depth == 0))
+        return tuple(found.values())
+
+
+_OPERAND_WORD = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
+_NOT_OPERANDS = {"OPTION", "OPTIONS", "FLAGS", "ARGS", "COMMAND"}
+
+
+@dataclass(frozen=True)
+class Operand:
+    """An operand of the synopsis: its word and whether it must be given."""
+
+    name: str
+    required: bool
+
 
 def _parse_spec(line: str) -> tuple[list[str], str | None, str, str]:
     """The names, argument kind, hint and description of one option line

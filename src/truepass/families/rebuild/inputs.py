@@ -7,6 +7,7 @@ import base64
 import binascii
 import json
 import random
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -30,6 +31,7 @@ SEEDS: dict[str, bytes] = {
     "crlf": b"dos\r\nline\r\n",
     "words": b"the quick brown fox\njumps over the lazy dog\nthe end\n",
     "mixed": b"Line 1: a,b;c\nline-2 [x] {y} (z)\n$HOME `q` 'r' \"s\" \\t\n",
+    "overstrike": b"ab\x08c\tde\x08\x08f\n_\x08x_\x08y\tz\n\tlead\x08\n",
 }
 """The standard seeds: name -> bytes."""
 
@@ -121,6 +123,45 @@ def values_for(option: Option) -> tuple[str, ...]:
     pool = _POOLS.get(option.kind, _POOLS["string"])
     extra = (option.hint,) if option.hint.islower() else ()
     return tuple(dict.fromkeys((*option.values, *extra, *pool)))
+
+
+OPERANDS: dict[str, tuple[tuple[str, ...], ...]] = {
+    "number": (("1",), ("3",), ("10",), ("0",), ("-1",), ("2.5",), ("abc",), ("999999",),
+               ("1e3",), ("0x10",), ("18446744073709551617",)),
+    "name": (("a/b/c.txt",), ("/usr/lib/",), ("/",), ("",), ("file",), ("//x//y//",), (".",),
+             ("a.tar.gz",), ("dir/",), ("-",)),
+    "suffix": ((".txt",), (".gz",), ("c",), ("",), ("a.tar.gz",)),
+    "format": (("%s\\n",), ("%d|%5.2f|%x|%o\\n",), ("%b\\n",), ("hello\\tworld\\n",),
+               ("%q\\n",), ("%%|%c\\n",), ("%10s|%-4d|\\n",), ("%e %g %G\\n",),
+               ("\\x41\\101\\u00e9\\n",), ("%*d\\n",), ("%.3s\\n",), ("%i %u %z\\n",)),
+    "argument": (("1",), ("abc",), ("3.5",), ("-7",), ("'x",), ("0x1F",), ("\\t",), ("",),
+                 ("1e2",), ("077",)),
+    "expression": (("1", "+", "2"), ("length", "abc"), ("substr", "hello", "2", "3"),
+                   ("abc", ":", "a\\(.\\)"), ("5", "<", "3"), ("index", "abc", "c"),
+                   ("1", "/", "0"), ("a", "|", "b"), ("(", "2", "*", "3", ")", "%", "4"),
+                   ("", "&", "x"), ("match", "ab12", "[a-z]*"), ("10", "-", "abc"),
+                   ("9999999999999999999", "*", "9"), ("+", "x"), ("2", "=", "2.0"),
+                   ("b", ">=", "a"), ("1", "+")),
+    "pattern": (("/b/",), ("2",), ("%a%",), ("/x/", "{*}"), ("/a/", "{2}"), ("3", "{1}"),
+                ("/[0-9]/+1",), ("/[/",), ("0",)),
+    "prefix": (("part",), ("x-",)),
+}  # fmt: skip
+"""Values of operands by kind (:func:`operand_kind`); an expression's is several arguments."""
+
+
+def operand_kind(name: str) -> str | None:
+    """The kind of the operand the synopsis calls ``name`` (``startcol``: number, ``SUFFIX``,
+    ``FORMAT``, ``EXPRESSION``...), or None for files and what is not known (the file cases
+    cover files)."""
+    word = name.lower().rstrip("0123456789")
+    if "file" in word or word in ("input", "path", "dir", "directory", "url"):
+        return None
+    if re.search(r"col|start|stop|end|first|last|incr|number|num|count|width|^n$", word):
+        return "number"
+    for kind in ("name", "suffix", "format", "expression", "pattern", "prefix"):
+        if kind in word:
+            return kind
+    return "argument" if word in ("argument", "arg", "string", "text", "word") else None
 
 
 INVALID: dict[str, tuple[str, ...]] = {
