@@ -16,6 +16,7 @@ Usage::
     python scripts/build_rebuild_large.py OUT                 # every task not yet made
     python scripts/build_rebuild_large.py OUT gron rg --redo  # these tasks again
     python scripts/build_rebuild_large.py OUT --max-tests 60  # a quicker, smaller suite
+    python scripts/build_rebuild_large.py OUT --summary       # the table of every task in OUT
     python scripts/build_rebuild_large.py OUT --shard 1/2 &   # two processes side by side,
     python scripts/build_rebuild_large.py OUT --shard 2/2 &   # each making every other task
     truepass run --suite OUT --solver oracle --solver noop --out runs/large   # then judge it
@@ -36,6 +37,7 @@ from truepass.families.rebuild.gaps import describe
 from truepass.families.rebuild.generate import Settings, build_rebuild
 from truepass.families.rebuild.inputs import Seeds, load_seeds
 from truepass.families.rebuild.schema import RebuildSample
+from truepass.families.rebuild.scoring import difficulty, difficulty_bucket
 
 ROOT = Path(__file__).resolve().parents[1]
 SOURCE = ROOT / "suites/rebuild-large"
@@ -65,6 +67,7 @@ def row(sample: RebuildSample, seconds: float, notes: list[str]) -> dict:
         "coverage_note": g.coverage_note, "lint": sum(g.lint_findings.values()),
         "dummy_before": g.dummy_pass_before, "dummy_after": g.dummy_pass_after,
         "loc": sample.loc, "dependencies": sample.dependencies,
+        "bucket": difficulty_bucket(difficulty(sample.loc, sample.dependencies)),
         "gaps": describe(g.coverage_gaps) if g.coverage_gaps is not None else None,
         "seconds": round(seconds, 1), "notes": notes,
     }  # fmt: skip
@@ -77,8 +80,41 @@ def show(r: dict) -> str:
     pct = [f"{v:.1%}" if v is not None else "-" for v in (r["dummy_before"], r["dummy_after"])]
     return (
         f"{r['id']}\t{r['language']}\t{r['kept']}\t{cov}\t{r['lint']}\t{pct[0]}\t{pct[1]}\t"
-        f"{r['loc']}\t{r['dependencies']}\t{r['seconds']}"
+        f"{r['loc']}\t{r['dependencies']}\t{r['bucket']}\t{r['seconds']}"
     )
+
+
+HEADER = (
+    "task\tlanguage\tkept\tcoverage\tlint\tdummy before\tdummy after\tloc\tdeps\tbucket\tseconds"
+)
+
+
+def summary(out: Path, order: list[str]) -> str:
+    """Every task of ``OUT/suite.jsonl`` (in ``order``, then the rest) as the table's rows, and
+    the medians and counts the issue asks for."""
+    path = out / "suite.jsonl"
+    lines = path.read_text(encoding="utf-8").splitlines() if path.is_file() else []
+    samples = [RebuildSample.model_validate_json(x) for x in lines if x.strip()]
+    rank = {name: i for i, name in enumerate(order)}
+    samples.sort(key=lambda s: rank.get(s.id, len(rank)))
+    rows = [row(s, s.generation.seconds, []) for s in samples]
+    kept = [r["kept"] for r in rows]
+    covs = [r["coverage"] for r in rows if r["coverage"] is not None]
+    langs: dict[str, int] = {}
+    buckets: dict[str, int] = {}
+    for r in rows:
+        langs[r["language"]] = langs.get(r["language"], 0) + 1
+        buckets[r["bucket"]] = buckets.get(r["bucket"], 0) + 1
+    afters = [r["dummy_after"] for r in rows if r["dummy_after"] is not None]
+    tail = (
+        f"{len(rows)} tasks {langs} {buckets}; "
+        f"median kept {statistics.median(kept) if kept else 0}; "
+        f"median coverage {statistics.median(covs) if covs else float('nan'):.1%} "
+        f"({len(covs)} measured); median dummy pass after filtering "
+        f"{statistics.median(afters) if afters else float('nan'):.1%}; "
+        f"missing: {', '.join(n for n in order if n not in {s.id for s in samples}) or 'none'}"
+    )
+    return "\n".join([HEADER, *(show(r) for r in rows), tail])
 
 
 def shard(text: str) -> tuple[int, int]:
@@ -96,6 +132,9 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--redo", action="store_true")
     parser.add_argument("--max-tests", type=int)
     parser.add_argument(
+        "--summary", action="store_true", help="print the table of OUT; make nothing"
+    )
+    parser.add_argument(
         "--shard", type=shard, default=(1, 1), metavar="K/N",
         help="make only the K-th of every N tasks (N processes side by side share one OUT)",
     )  # fmt: skip
@@ -103,6 +142,9 @@ def main(argv: list[str]) -> int:
     spec = tomllib.loads((SOURCE / "tasks.toml").read_text(encoding="utf-8"))
     settings = Settings(max_tests=args.max_tests or int(spec["max_tests"]), seed=int(spec["seed"]))
     out: Path = args.out
+    if args.summary:
+        print(summary(out, [t["program"] for t in spec["task"]]))
+        return 0
     out.mkdir(parents=True, exist_ok=True)
     if not (out / "suite.toml").is_file():
         (out / "suite.toml").write_text(
@@ -114,7 +156,7 @@ def main(argv: list[str]) -> int:
     k, n = args.shard
     tasks = tasks[k - 1 :: n]
     have = set() if args.redo else done_ids(out)
-    print("task\tlanguage\tkept\tcoverage\tlint\tdummy before\tdummy after\tloc\tdeps\tseconds")
+    print(HEADER)
     for task in tasks:
         program = task["program"]
         if program in have or (not args.redo and program in done_ids(out)):
@@ -133,15 +175,7 @@ def main(argv: list[str]) -> int:
         print(show(r), flush=True)
         if r.get("gaps") and r["coverage"] < GOAL:
             print(f"  below {GOAL:.0%}: {r['gaps']}", flush=True)
-    lines = [json.loads(x) for x in (out / "suite.jsonl").read_text().splitlines() if x.strip()]
-    kept = [s["generation"]["kept"] for s in lines]
-    covs = [c for s in lines if (c := s["generation"].get("coverage")) is not None]
-    langs: dict[str, int] = {}
-    for s in lines:
-        langs[s["language"]] = langs.get(s["language"], 0) + 1
-    print(f"{len(lines)} tasks {langs}; median kept {statistics.median(kept) if kept else 0}; "
-          f"median coverage {statistics.median(covs) if covs else float('nan'):.1%} "
-          f"({len(covs)} measured)")  # fmt: skip
+    print(summary(out, [t["program"] for t in spec["task"]]))
     return 0
 
 
