@@ -34,6 +34,7 @@ from truepass.families.rebuild.generate import (
 )
 from truepass.families.rebuild.grammar import grammar_of, parse_options, read_help, read_man
 from truepass.families.rebuild.inputs import Seeds, initial_cases, load_seeds, mutate
+from truepass.families.rebuild.lint import lint_source
 from truepass.families.rebuild.sandboxed import harness_binds
 from truepass.families.rebuild.schema import RebuildSample
 from truepass.sandbox.session import SandboxSession
@@ -200,6 +201,25 @@ def test_emitted_module_is_readable_python() -> None:
     assert "assert r.files == {" in source
     assert max(len(line) for line in source.splitlines()) < 110
     assert ast.literal_eval(bytes_literal(b"a\nb\n" * 30, 1)) == b"a\nb\n" * 30
+
+
+def test_a_long_input_several_tests_give_is_written_once() -> None:
+    seed = bytes(range(256)) * 2  # a seed file, given to every seeded run
+    ok = Expected(b"", b"", 0)
+    tests = [
+        ("test_args_001", Case("args", ("-t", "a.lz"), files=(("a.lz", seed),)), ok),
+        ("test_args_002", Case("args", ("-l",), seed, (("a.lz", seed),)), Expected(b"x", b"", 0)),
+        ("test_stdin_001", Case("stdin", (), b"short\n"), ok),
+    ]  # fmt: skip
+    source = render_module("Header.", tests)
+    assert source.count("INPUT_1 = (") == 1 and "INPUT_2" not in source
+    assert source.count("INPUT_1") == 4  # defined once, given three times
+    assert '"a.lz": INPUT_1,' in source and "stdin=INPUT_1," in source
+    namespace: dict[str, object] = {}
+    exec(compile(source, "t.py", "exec"), namespace)
+    assert namespace["INPUT_1"] == seed
+    assert lint_source(source) == []  # the linter reads module constants
+    assert "INPUT_" not in render_module("Header.", tests[2:])
 
 
 # --- the dummy predictor and the pipeline on real golds -----------------------------------------

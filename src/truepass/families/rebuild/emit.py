@@ -1,9 +1,11 @@
 """The pytest source of generated rebuild tests: one readable test function per case, calling
-the ``program`` fixture and asserting the gold's exit status, stdout, stderr and files."""
+the ``program`` fixture and asserting the gold's exit status, stdout, stderr and files. A long
+input that several tests give (a seed file) is written once, as a module constant."""
 
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
@@ -11,6 +13,8 @@ from truepass.families.rebuild.harness._truepass_rebuild import Run
 
 _INDENT = "    "
 _WIDTH = 96
+SHARED_MIN = 256
+"""An input of at least this many bytes that two or more tests give is a module constant."""
 
 
 @dataclass(frozen=True)
@@ -64,24 +68,33 @@ def bytes_literal(data: bytes, indent: int) -> str:
     return "(\n" + body + "\n" + _INDENT * indent + ")"
 
 
-def _files_literal(files: Mapping[str, bytes] | Sequence[tuple[str, bytes]], indent: int) -> str:
+def _data(data: bytes, indent: int, shared: Mapping[bytes, str]) -> str:
+    return shared.get(data) or bytes_literal(data, indent)
+
+
+def _files_literal(
+    files: Mapping[str, bytes] | Sequence[tuple[str, bytes]],
+    indent: int,
+    shared: Mapping[bytes, str] | None = None,
+) -> str:
     items = list(files.items()) if isinstance(files, Mapping) else list(files)
     if not items:
         return "{}"
     pad = _INDENT * (indent + 1)
     body = "\n".join(
-        f"{pad}{_quote(name)}: {bytes_literal(content, indent + 1)}," for name, content in items
+        f"{pad}{_quote(name)}: {_data(content, indent + 1, shared or {})},"
+        for name, content in items
     )
     return "{\n" + body + "\n" + _INDENT * indent + "}"
 
 
-def _call(case: Case) -> str:
+def _call(case: Case, shared: Mapping[bytes, str]) -> str:
     args = "[" + ", ".join(_quote(a) for a in case.args) + "]"
     parts = [args]
     if case.stdin:
-        parts.append(f"stdin={bytes_literal(case.stdin, 2)}")
+        parts.append(f"stdin={_data(case.stdin, 2, shared)}")
     if case.files:
-        parts.append(f"files={_files_literal(case.files, 2)}")
+        parts.append(f"files={_files_literal(case.files, 2, shared)}")
     if case.env:
         env = "{" + ", ".join(f"{_quote(k)}: {_quote(v)}" for k, v in case.env) + "}"
         parts.append(f"env={env}")
@@ -92,6 +105,16 @@ def _call(case: Case) -> str:
     return f"{_INDENT}r = program(\n{inner}{_INDENT})"
 
 
+def shared_inputs(cases: Sequence[Case]) -> dict[bytes, str]:
+    """Inputs (standard input, file contents) of at least :data:`SHARED_MIN` bytes that two or
+    more of ``cases`` give, named ``INPUT_1``, ``INPUT_2``... in the order they first appear."""
+    uses: Counter[bytes] = Counter()
+    for case in cases:
+        uses.update({case.stdin, *(content for _, content in case.files)})
+    shared = [data for data, n in uses.items() if n >= 2 and len(data) >= SHARED_MIN]
+    return {data: f"INPUT_{i + 1}" for i, data in enumerate(shared)}
+
+
 def _docstring(note: str) -> str:
     text = " ".join(note.split()).replace("\\", "\\\\").replace('"""', "'''")
     text = re.sub(r"[^\x20-\x7e]", "?", text)
@@ -100,12 +123,14 @@ def _docstring(note: str) -> str:
     return f'{_INDENT}"""{text}"""' if text else ""
 
 
-def render_test(name: str, case: Case, expected: Expected) -> str:
-    """The source of one test function."""
+def render_test(
+    name: str, case: Case, expected: Expected, shared: Mapping[bytes, str] | None = None
+) -> str:
+    """The source of one test function (inputs in ``shared`` by their constant's name)."""
     lines = [f"def {name}(program):"]
     if doc := _docstring(case.note):
         lines.append(doc)
-    lines.append(_call(case))
+    lines.append(_call(case, shared or {}))
     lines.append(f"{_INDENT}assert r.returncode == {expected.returncode}")
     lines.append(f"{_INDENT}assert r.stdout == {bytes_literal(expected.stdout, 1)}")
     lines.append(f"{_INDENT}assert r.stderr == {bytes_literal(expected.stderr, 1)}")
@@ -115,8 +140,12 @@ def render_test(name: str, case: Case, expected: Expected) -> str:
 
 
 def render_module(header: str, tests: Sequence[tuple[str, Case, Expected]]) -> str:
-    """A pytest module: the header as its docstring, then the test functions."""
+    """A pytest module: the header as its docstring, the shared inputs, then the test
+    functions."""
     doc = header.replace("\\", "\\\\").replace('"""', "'''").strip()
+    shared = shared_inputs([case for _, case, _ in tests])
     parts = [f'"""{doc}\n"""\n']
-    parts += [render_test(name, case, expected) for name, case, expected in tests]
+    if shared:
+        parts.append("".join(f"{n} = {bytes_literal(d, 0)}\n" for d, n in shared.items()))
+    parts += [render_test(name, case, expected, shared) for name, case, expected in tests]
     return "\n\n".join(parts)
