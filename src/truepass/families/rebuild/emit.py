@@ -116,10 +116,12 @@ def shared_inputs(cases: Sequence[Case]) -> dict[bytes, str]:
 
 
 def _docstring(note: str) -> str:
-    text = " ".join(note.split()).replace("\\", "\\\\").replace('"""', "'''")
-    text = re.sub(r"[^\x20-\x7e]", "?", text)
-    if len(text) > _WIDTH - 10:
-        text = text[: _WIDTH - 13] + "..."
+    """The note as a one-line docstring: shortened first, then made safe (printable ASCII, no
+    double quote to run into the closing ones, backslashes doubled)."""
+    text = " ".join(note.split())
+    if len(text) > _WIDTH - 13:
+        text = text[: _WIDTH - 16] + "..."
+    text = re.sub(r"[^\x20-\x7e]", "?", text).replace('"', "'").replace("\\", "\\\\")
     return f'{_INDENT}"""{text}"""' if text else ""
 
 

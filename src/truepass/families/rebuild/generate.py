@@ -591,6 +591,10 @@ def generate(
     file = suite_file_name(program)
     header = header or f"Behavioural tests of {program}, recorded from {gold}."
     source = render_module(header, numbered)
+    try:  # an emitter bug must not pass for 400 gold failures
+        compile(source, file, "exec")
+    except SyntaxError as exc:
+        raise AssertionError(f"the emitted {file} does not parse: {exc}") from exc
     names = [n for n, _, _ in numbered]
 
     ignore, lint_counts, passes = verify(program, gold, file, source, names, help_text, settings,

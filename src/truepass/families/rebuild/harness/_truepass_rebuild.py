@@ -20,9 +20,11 @@ import contextlib
 import ctypes
 import linecache
 import os
+import resource
 import shutil
 import subprocess
 import tempfile
+import typing
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
@@ -34,6 +36,9 @@ _TIMEOUT = float(os.environ.pop("TRUEPASS_RUN_TIMEOUT", "10") or "10")
 _HIDE = os.environ.pop("TRUEPASS_HIDE_TESTS", "") == "1"
 _PATH = "/usr/local/bin:/usr/bin:/bin"
 _PR_SET_DUMPABLE = 4
+OUTPUT_LIMIT = 1 << 20
+"""Bytes a run may write to stdout, to stderr or to one file: beyond it the run fails (a program
+that writes without end must not take the runner's memory)."""
 
 
 @dataclass(frozen=True)
@@ -62,6 +67,16 @@ def _tree(root: str) -> dict[str, bytes]:
     return found
 
 
+def _limit_output() -> None:
+    """In the child: no file (its stdout and stderr are files) grows past the limit."""
+    resource.setrlimit(resource.RLIMIT_FSIZE, (OUTPUT_LIMIT, OUTPUT_LIMIT))
+
+
+def _read(fh: typing.IO[bytes]) -> bytes:
+    fh.seek(0)
+    return fh.read(OUTPUT_LIMIT)
+
+
 class Program:
     """The program under test, as the ``program`` fixture gives it."""
 
@@ -88,18 +103,23 @@ class Program:
             before = _tree(work)
             environ = {"PATH": _PATH, "HOME": work, "LC_ALL": "C", "TZ": "UTC", **(env or {})}
             limit = timeout or _TIMEOUT
-            try:
-                done = subprocess.run(
-                    [self.name, *args], executable=self.path, cwd=work, env=environ,
-                    input=_as_bytes(stdin), capture_output=True, timeout=limit,
-                )  # fmt: skip
-            except subprocess.TimeoutExpired:
-                pytest.fail(f"{self.name} did not finish within {limit:g} s", pytrace=False)
-            except OSError as exc:
-                pytest.fail(f"{self.name} could not be started: {exc}", pytrace=False)
+            with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+                try:
+                    done = subprocess.run(
+                        [self.name, *args], executable=self.path, cwd=work, env=environ,
+                        input=_as_bytes(stdin), stdout=out, stderr=err, timeout=limit,
+                        preexec_fn=_limit_output,
+                    )  # fmt: skip
+                except subprocess.TimeoutExpired:
+                    pytest.fail(f"{self.name} did not finish within {limit:g} s", pytrace=False)
+                except OSError as exc:
+                    pytest.fail(f"{self.name} could not be started: {exc}", pytrace=False)
+                stdout, stderr = _read(out), _read(err)
+            if max(len(stdout), len(stderr)) >= OUTPUT_LIMIT:
+                pytest.fail(f"{self.name} wrote {OUTPUT_LIMIT} bytes or more", pytrace=False)
             after = _tree(work)
             changed = {p: c for p, c in after.items() if before.get(p) != c}
-            return Run(done.stdout, done.stderr, done.returncode, changed)
+            return Run(stdout, stderr, done.returncode, changed)
         finally:
             shutil.rmtree(work, ignore_errors=True)
 
