@@ -27,7 +27,7 @@ from truepass.families.rebuild.generate import (
     select_by_behaviour,
 )
 from truepass.families.rebuild.grammar import grammar_of, parse_options
-from truepass.families.rebuild.inputs import Seeds, initial_cases
+from truepass.families.rebuild.inputs import Seeds, initial_cases, values_for
 from truepass.families.rebuild.snippets import JSON, LANGUAGES, expand, languages_of
 
 TAC_HELP = """Usage: tac [OPTION]... [FILE]...
@@ -144,6 +144,24 @@ def test_languages_of_reads_what_the_program_says_it_is() -> None:
 
 
 # --- the option grammar of Go programs ------------------------------------------------------------
+
+
+def test_signed_hints_and_braced_choices_are_arguments_with_their_values() -> None:
+    head = """Usage: head [OPTION]... [FILE]...
+  -c, --bytes=[-]NUM       print the first NUM bytes of each file
+  -n, --lines=[+]NUM       output the last NUM lines
+  -f, --follow[={name|descriptor}]
+                           output appended data as the file grows
+  -v, --verbose            always print headers giving file names
+"""
+    g = grammar_of(head, "")
+    count, lines, follow = g.find("--bytes"), g.find("-n"), g.find("--follow")
+    assert count is not None and count.names == ("-c", "--bytes")  # was a flag -c, --bytes lost
+    assert (count.arg, count.kind) == ("required", "number")
+    assert values_for(count)[:2] == ("-2", "-0") and "3" in values_for(count)
+    assert lines is not None and values_for(lines)[:2] == ("+2", "+0")
+    assert follow is not None and follow.arg == "optional"
+    assert values_for(follow)[:2] == ("name", "descriptor")
 
 
 def test_go_flag_types_are_arguments_and_described_values_are_values() -> None:

@@ -151,7 +151,8 @@ def _parse_spec(line: str) -> tuple[list[str], str | None, str, str]:
         if m is None:
             break
         token = m.group(1)
-        o = re.match(r"^(--?[A-Za-z0-9?#@][A-Za-z0-9_-]*)(\[?=([^\]\s]*)\]?)?$", token)
+        # --lines=NUM, --color[=WHEN], and a hint with a sign: --bytes=[-]NUM, --lines=[+]NUM
+        o = re.match(r"^(--?[A-Za-z0-9?#@][A-Za-z0-9_-]*)(\[?=((?:\[[-+]\])?[^\]\s]*)\]?)?$", token)
         if o and (_SHORT.match(o.group(1)) or _LONG.match(o.group(1))):
             names.append(o.group(1))
             if o.group(2) and arg is None:

@@ -118,11 +118,17 @@ _POOLS: dict[str, tuple[str, ...]] = {
 
 
 def values_for(option: Option) -> tuple[str, ...]:
-    """Argument values to try for ``option``: what its documentation lists, then the pool of its
-    kind (numbers include 0, negatives and huge ones; invalid ones too)."""
+    """Argument values to try for ``option``: what its documentation lists (a braced choice in
+    its hint too: ``{name|descriptor}``), signed values where its hint takes a sign
+    (``--bytes=[-]NUM``: ``-2``), then the pool of its kind (numbers include 0, negatives and
+    huge ones; invalid ones too)."""
     pool = _POOLS.get(option.kind, _POOLS["string"])
     extra = (option.hint,) if option.hint.islower() else ()
-    return tuple(dict.fromkeys((*option.values, *extra, *pool)))
+    signed = tuple(f"{c}{v}" for c in "-+" if f"[{c}]" in option.hint for v in ("2", "0"))
+    braced = re.fullmatch(r"\{([^{}]+)\}", option.hint)  # {name|descriptor}, {a,b}: a choice
+    if braced:
+        extra = tuple(re.split(r"[|,]", braced.group(1)))
+    return tuple(dict.fromkeys((*option.values, *extra, *signed, *pool)))
 
 
 OPERANDS: dict[str, tuple[tuple[str, ...], ...]] = {
