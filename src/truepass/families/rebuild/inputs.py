@@ -123,11 +123,12 @@ def values_for(option: Option) -> tuple[str, ...]:
     (``--bytes=[-]NUM``: ``-2``), then the pool of its kind (numbers include 0, negatives and
     huge ones; invalid ones too)."""
     pool = _POOLS.get(option.kind, _POOLS["string"])
-    extra = (option.hint,) if option.hint.islower() else ()
-    signed = tuple(f"{c}{v}" for c in "-+" if f"[{c}]" in option.hint for v in ("2", "0"))
     braced = re.fullmatch(r"\{([^{}]+)\}", option.hint)  # {name|descriptor}, {a,b}: a choice
     if braced:
         extra = tuple(re.split(r"[|,]", braced.group(1)))
+    else:
+        extra = (option.hint,) if option.hint.islower() else ()
+    signed = tuple(f"{c}{v}" for c in "-+" if f"[{c}]" in option.hint for v in ("2", "0"))
     return tuple(dict.fromkeys((*option.values, *extra, *signed, *pool)))
 
 

@@ -19,12 +19,16 @@ MIN_DICT_LOG = 12
 MAX_DICT_LOG = 29
 
 
+def _filters(dict_log: int) -> list[dict[str, int]]:
+    """lzip's LZMA parameters with a dictionary of ``2 ** dict_log`` bytes."""
+    return [{"id": lzma.FILTER_LZMA1, "dict_size": 1 << dict_log, "lc": 3, "lp": 0, "pb": 2}]
+
+
 def member(data: bytes, dict_log: int = 16) -> bytes:
     """One lzip member holding ``data``, its dictionary ``2 ** dict_log`` bytes (12 to 29)."""
     if not MIN_DICT_LOG <= dict_log <= MAX_DICT_LOG:
         raise ValueError(f"dict_log {dict_log}: lzip takes 12 to 29")
-    lzma1 = {"id": lzma.FILTER_LZMA1, "dict_size": 1 << dict_log, "lc": 3, "lp": 0, "pb": 2}
-    stream = lzma.compress(data, format=lzma.FORMAT_RAW, filters=[lzma1])
+    stream = lzma.compress(data, format=lzma.FORMAT_RAW, filters=_filters(dict_log))
     head = b"LZIP\x01" + bytes([dict_log])
     size = len(head) + len(stream) + 20
     return head + stream + struct.pack("<IQQ", zlib.crc32(data), len(data), size)
@@ -41,8 +45,7 @@ def decompress(blob: bytes) -> bytes:
         if blob[:5] != b"LZIP\x01" or len(blob) < 26:
             raise ValueError("not an lzip member")
         dict_log = blob[5] & 0x1F
-        lzma1 = {"id": lzma.FILTER_LZMA1, "dict_size": 1 << dict_log, "lc": 3, "lp": 0, "pb": 2}
-        decoder = lzma.LZMADecompressor(format=lzma.FORMAT_RAW, filters=[lzma1])
+        decoder = lzma.LZMADecompressor(format=lzma.FORMAT_RAW, filters=_filters(dict_log))
         try:
             data = decoder.decompress(blob[6:])
         except lzma.LZMAError as exc:
