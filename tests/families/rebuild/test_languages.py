@@ -47,6 +47,31 @@ def test_each_language_has_its_toolchain_and_coverage() -> None:
     assert "CFLAGS=-O0 --coverage" in configure_argv(c, {"CFLAGS": "-O0 --coverage"})
 
 
+@pytest.mark.parametrize(
+    ("rules", "features"),
+    [
+        # rust-ripgrep's debian/rules: rg has PCRE2 (rg -P) because dh-cargo passes this
+        (
+            "override_dh_auto_install:\n\tdh_auto_install -O--buildsystem=cargo -- --features=pcre2\n",
+            "pcre2",
+        ),
+        ("x:\n\tdh_auto_build -- --features a,b\ny:\n\tdh_auto_install -- --features=c\n", "a,b,c"),
+        ("%:\n\tdh $@ --buildsystem cargo\n", ""),  # rust-fd-find: the default features
+    ],
+)
+def test_the_rust_oracle_builds_with_the_features_debian_rules_names(
+    tmp_path: Path, rules: str, features: str
+) -> None:
+    (tmp_path / "debian").mkdir()
+    (tmp_path / "debian" / "rules").write_text(rules)
+    build = recipes.recipe("rust-ripgrep", "rg").build[-1]
+    assert build.startswith(f"features=$({recipes.DEBIAN_CARGO_FEATURES}); ")
+    assert build.endswith(' ${features:+--features "$features"}')
+    found = subprocess.run(["sh", "-c", recipes.DEBIAN_CARGO_FEATURES], cwd=tmp_path,
+                           capture_output=True, text=True, check=True)  # fmt: skip
+    assert found.stdout.strip() == features
+
+
 def _installed(*programs: str) -> None:
     for program in programs:
         if shutil.which(program) is None:

@@ -266,6 +266,11 @@ offline = true
 """
 """What Debian's dh-cargo sets up: the crates its librust-*-dev packages install, offline."""
 
+DEBIAN_CARGO_FEATURES = (
+    "sed -n 's/.*--features[= ]\\([A-Za-z0-9_,-]*\\).*/\\1/p' debian/rules | paste -sd, -"
+)
+"""A shell command printing the cargo features ``debian/rules`` names (comma-separated)."""
+
 _CARGO = {
     # program: (source package, binary target, own source directory)
     "fdfind": ("rust-fd-find", "fd", "src"),
@@ -282,9 +287,13 @@ def _cargo(program: str) -> Recipe:
     setup = (
         f"mkdir -p .cargo && printf '%s' '{CARGO_CONFIG}' > .cargo/config.toml && rm -f Cargo.lock"
     )
+    # the features Debian builds with: dh-cargo passes debian/rules' --features=... to cargo
+    # (ripgrep's pcre2: without it, rg -P says PCRE2 is not available in this build)
     build = (
+        f"features=$({DEBIAN_CARGO_FEATURES}); "
         'CARGO_HOME="$PWD/.cargo-home" __CARGO_TEST_CHANNEL_OVERRIDE_DO_NOT_USE_THIS=nightly '
         f"/usr/bin/cargo build --release --offline -Zavoid-dev-deps -j{JOBS} --bin {binary}"
+        ' ${features:+--features "$features"}'
     )
     return Recipe(
         source_package=package,
