@@ -58,14 +58,29 @@ def get(name: str) -> type[Family]:
     return REGISTRY.get(name)
 
 
+def _in_order() -> list[str]:
+    return sorted(names(), key=lambda n: n != DEFAULT)  # the default family's first
+
+
 def formats() -> dict[str, SuiteFormat]:
     """Every suite format (``--suite FORMAT:PATH``) of every known family, by name (the default
-    family's first)."""
+    family's first; a name two families declare is the first one's, as in :func:`format_named`)."""
     out: dict[str, SuiteFormat] = {}
-    for name in sorted(names(), key=lambda n: n != DEFAULT):  # the default family's first
+    for name in _in_order():
         for fmt in get(name).suite_formats():
-            out[fmt.name] = fmt
+            out.setdefault(fmt.name, fmt)
     return out
+
+
+def format_named(fmt_name: str) -> SuiteFormat | None:
+    """The suite format called ``fmt_name`` (None if no family declares it), importing the
+    families one at a time only until one declares it: ``--suite humaneval`` loads no other
+    family than the ones before codegen."""
+    for name in _in_order():
+        for fmt in get(name).suite_formats():
+            if fmt.name == fmt_name:
+                return fmt
+    return None
 
 
 def of_sample(sample: BaseModel) -> type[Family]:

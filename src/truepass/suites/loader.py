@@ -40,15 +40,15 @@ def load_suite(ref: str | Path) -> Suite:
     """
     fmt, sep, rest = str(ref).partition(":")
     if sep and not Path(ref).exists():
-        from truepass.families.registry import formats
+        from truepass.families.registry import format_named
 
-        if fmt in formats():
+        if format_named(fmt) is not None:
             return load_adapted(fmt, Path(rest))
     path = Path(ref)
     if not path.exists() and str(ref) not in bundled_suites():
-        from truepass.families.registry import formats
+        from truepass.families.registry import format_named
 
-        known = formats().get(str(ref))
+        known = format_named(str(ref))
         if known is not None and known.default_source is not None:
             return load_adapted(str(ref), known.default_source())
     if not path.exists() and str(ref) in bundled_suites():
@@ -171,22 +171,22 @@ def parse_jsonl(raw: bytes, path: Path) -> list[Sample]:
 
 def load_adapted(fmt: str, path: Path) -> Suite:
     """A public benchmark read through its adapter (``--suite FORMAT:PATH``)."""
-    from truepass.families.registry import formats
+    from truepass.families.registry import format_named, formats
 
-    known = formats()
-    if fmt not in known:
-        raise SuiteError(f"unknown format '{fmt}' (known: {', '.join(sorted(known))})")
+    adapter = format_named(fmt)
+    if adapter is None:
+        raise SuiteError(f"unknown format '{fmt}' (known: {', '.join(sorted(formats()))})")
     if not path.exists():
         raise SuiteError(f"no such {fmt} file or directory", location=str(path))
 
     def read() -> tuple[list[Sample], str]:
-        samples, source = known[fmt].read(path)
+        samples, source = adapter.read(path)
         if not samples:
             raise SuiteError(f"no samples found in this {fmt} data", location=str(path))
         return samples, hashlib.sha256(source).hexdigest()
 
     # a self-contained data file is read once per content; other formats every time
-    own = known[fmt].self_contained and path.is_file()
+    own = adapter.self_contained and path.is_file()
     samples, content_hash = cached(f"format:{fmt}", path.read_bytes(), read) if own else read()
     return Suite(
         name=fmt,
@@ -196,7 +196,7 @@ def load_adapted(fmt: str, path: Path) -> Suite:
         content_hash=content_hash,
         samples=samples,
         family=family_of(samples),
-        setting=known[fmt].setting,
+        setting=adapter.setting,
     )
 
 
