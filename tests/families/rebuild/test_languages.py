@@ -52,7 +52,8 @@ def test_each_language_has_its_toolchain_and_coverage() -> None:
     [
         # rust-ripgrep's debian/rules: rg has PCRE2 (rg -P) because dh-cargo passes this
         (
-            "override_dh_auto_install:\n\tdh_auto_install -O--buildsystem=cargo -- --features=pcre2\n",
+            "override_dh_auto_install:\n"
+            "\tdh_auto_install -O--buildsystem=cargo -- --features=pcre2\n",
             "pcre2",
         ),
         ("x:\n\tdh_auto_build -- --features a,b\ny:\n\tdh_auto_install -- --features=c\n", "a,b,c"),
