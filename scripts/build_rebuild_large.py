@@ -31,6 +31,7 @@ import sys
 import time
 import tomllib
 import traceback
+from collections import Counter
 from pathlib import Path
 
 from truepass.families.rebuild.gaps import describe
@@ -100,11 +101,9 @@ def summary(out: Path, order: list[str]) -> str:
     rows = [row(s, s.generation.seconds, []) for s in samples]
     kept = [r["kept"] for r in rows]
     covs = [r["coverage"] for r in rows if r["coverage"] is not None]
-    langs: dict[str, int] = {}
-    buckets: dict[str, int] = {}
-    for r in rows:
-        langs[r["language"]] = langs.get(r["language"], 0) + 1
-        buckets[r["bucket"]] = buckets.get(r["bucket"], 0) + 1
+    langs = dict(Counter(r["language"] for r in rows))
+    buckets = dict(Counter(r["bucket"] for r in rows))
+    made = {s.id for s in samples}
     afters = [r["dummy_after"] for r in rows if r["dummy_after"] is not None]
     tail = (
         f"{len(rows)} tasks {langs} {buckets}; "
@@ -112,7 +111,7 @@ def summary(out: Path, order: list[str]) -> str:
         f"median coverage {statistics.median(covs) if covs else float('nan'):.1%} "
         f"({len(covs)} measured); median dummy pass after filtering "
         f"{statistics.median(afters) if afters else float('nan'):.1%}; "
-        f"missing: {', '.join(n for n in order if n not in {s.id for s in samples}) or 'none'}"
+        f"missing: {', '.join(n for n in order if n not in made) or 'none'}"
     )
     return "\n".join([HEADER, *(show(r) for r in rows), tail])
 

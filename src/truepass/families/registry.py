@@ -10,6 +10,7 @@ and report find it here.
 from __future__ import annotations
 
 import importlib
+from collections.abc import Iterator
 from functools import cache
 
 from pydantic import BaseModel
@@ -58,17 +59,19 @@ def get(name: str) -> type[Family]:
     return REGISTRY.get(name)
 
 
-def _in_order() -> list[str]:
-    return sorted(names(), key=lambda n: n != DEFAULT)  # the default family's first
+def _declared() -> Iterator[SuiteFormat]:
+    """Every family's suite formats, the default family's first, each family imported only when
+    the iteration reaches it."""
+    for name in sorted(names(), key=lambda n: n != DEFAULT):
+        yield from get(name).suite_formats()
 
 
 def formats() -> dict[str, SuiteFormat]:
     """Every suite format (``--suite FORMAT:PATH``) of every known family, by name (the default
     family's first; a name two families declare is the first one's, as in :func:`format_named`)."""
     out: dict[str, SuiteFormat] = {}
-    for name in _in_order():
-        for fmt in get(name).suite_formats():
-            out.setdefault(fmt.name, fmt)
+    for fmt in _declared():
+        out.setdefault(fmt.name, fmt)
     return out
 
 
@@ -76,11 +79,7 @@ def format_named(fmt_name: str) -> SuiteFormat | None:
     """The suite format called ``fmt_name`` (None if no family declares it), importing the
     families one at a time only until one declares it: ``--suite humaneval`` loads no other
     family than the ones before codegen."""
-    for name in _in_order():
-        for fmt in get(name).suite_formats():
-            if fmt.name == fmt_name:
-                return fmt
-    return None
+    return next((fmt for fmt in _declared() if fmt.name == fmt_name), None)
 
 
 def of_sample(sample: BaseModel) -> type[Family]:
