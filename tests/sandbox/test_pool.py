@@ -199,6 +199,32 @@ def test_a_killed_worker_is_replaced_and_the_check_retried() -> None:
         assert small._slots[0].process is not process
 
 
+def test_a_response_that_does_not_decode_gets_the_worker_replaced(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # responses are decoded after the worker is free again: the worker whose response did not
+    # decode is replaced before its next check, and the check retried on a fresh one
+    import truepass.sandbox.pool as pool_module
+
+    real, calls = pool_module.decode_response, []
+
+    def fails_once(*args: object, **kwargs: object) -> object:
+        calls.append(1)
+        if len(calls) == 1:
+            raise pool_module.HarnessFailed("the harness failed (injected)")
+        return real(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(pool_module, "decode_response", fails_once)
+    for small in start_pool(1):
+        first = small._slots[0].process
+        assert run(small, ADD, [Case([1, 2], 3)], entry="add").passed
+        assert len(calls) == 2 and small.restarts == 1
+        assert small._slots[0].process is not first
+        replaced = small._slots[0].process
+        assert run(small, ADD, [Case([2, 2], 4)], entry="add").passed
+        assert small._slots[0].process is replaced and small.restarts == 1
+
+
 def test_calibrate_measures_the_canonical_solution(pool: ExecPool) -> None:
     code = "def f(n):\n    return sum(range(n))\n"
     inputs = [[10], [3_000_000]]

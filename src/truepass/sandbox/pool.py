@@ -28,6 +28,7 @@ import queue
 import statistics
 import threading
 import time
+import weakref
 from collections import deque
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -45,7 +46,7 @@ from truepass.sandbox.verdict import (
     judge,
     wall_limit,
 )
-from truepass.sandbox.workerproc import WorkerConfig, WorkerDied, WorkerProcess
+from truepass.sandbox.workerproc import Response, WorkerConfig, WorkerDied, WorkerProcess
 
 __all__ = [
     "DEFAULT_FACTOR", "DEFAULT_FLOOR_S", "Calibration", "CalibrationError", "Case", "CaseResult",
@@ -116,6 +117,7 @@ class ExecPool:
             landlock=lim.landlock, seccomp=lim.seccomp,
         )  # fmt: skip
         self.restarts = 0  # workers replaced after dying, hanging or misbehaving
+        self._distrusted: weakref.WeakSet[WorkerProcess] = weakref.WeakSet()
         self._slots: list[_Slot] = []
         self._idle: queue.SimpleQueue[_Slot] = queue.SimpleQueue()
         self._lock = threading.Lock()
@@ -270,32 +272,53 @@ class ExecPool:
         ).encode()
         restarts = 0 if job.stop_on_first_failure else len(timeouts)
         budget = load * (1 + restarts) + sum(walls) + 10.0
+        failure: Exception | None = None
+        for _ in range(2):
+            try:
+                response, duration, process = self._exchange(header, data, budget)
+            except WorkerDied as exc:  # that worker is gone already
+                failure = exc
+                continue
+            try:  # decoded after the worker is free again: its next check is already on its way
+                return decode_response(response, cases, load), duration, process.description
+            except (WorkerDied, HarnessFailed) as exc:
+                failure = exc
+                self._distrust(process)
+        raise PoolError(f"the check failed twice, on a fresh worker the second time: {failure}")
+
+    def _exchange(
+        self, header: dict[str, Any], data: bytes, budget: float
+    ) -> tuple[Response, float, WorkerProcess]:
+        """One request to a free worker (a fresh one if the last one died, hung or was
+        distrusted): its response, the time it took, and the worker."""
         if not self._slots:
             raise PoolError("the pool is closed")
         slot = self._idle.get()
         try:
-            failure: Exception | None = None
-            for _ in range(2):
-                if slot.process is None:
-                    try:
-                        slot.process = self._new_worker()
-                    except SandboxError as exc:
-                        raise PoolError(f"cannot start a worker: {exc}") from exc
-                start = time.monotonic()
+            if slot.process is not None and slot.process in self._distrusted:
+                slot.process.kill()
+                slot.process = None
+            if slot.process is None:
                 try:
-                    response = slot.process.run(header, data, budget)
-                    duration = time.monotonic() - start
-                    decoded = decode_response(response, cases, load)
-                    return decoded, duration, slot.process.description
-                except (WorkerDied, HarnessFailed) as exc:
-                    failure = exc
-                    with self._lock:
-                        self.restarts += 1
-                    slot.process.kill()
-                    slot.process = None
-            raise PoolError(f"the check failed twice, on a fresh worker the second time: {failure}")
+                    slot.process = self._new_worker()
+                except SandboxError as exc:
+                    raise PoolError(f"cannot start a worker: {exc}") from exc
+            process, start = slot.process, time.monotonic()
+            try:
+                return process.run(header, data, budget), time.monotonic() - start, process
+            except WorkerDied:
+                self._distrust(process)
+                process.kill()
+                slot.process = None
+                raise
         finally:
             self._idle.put(slot)
+
+    def _distrust(self, process: WorkerProcess) -> None:
+        """Count a failed worker; it is replaced before its next check."""
+        with self._lock:
+            self.restarts += 1
+            self._distrusted.add(process)
 
 
 class CalibrationError(ValueError):

@@ -31,7 +31,6 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
-import ctypes.util
 import errno
 import os
 import resource
@@ -52,6 +51,7 @@ _FS_FILE = (1 << 1) | (1 << 2)  # WRITE_FILE | READ_FILE
 _FS_BITS = {1: 13, 2: 14, 3: 15, 4: 15, 5: 16}  # number of fs access bits per ABI
 _EXECUTE, _TRUNCATE, _IOCTL_DEV = 1 << 0, 1 << 14, 1 << 15
 CLONE_THREAD = 0x10000
+SECCOMP_SONAME = "libseccomp.so.2"
 
 DENIED = (
     "fork", "vfork", "execve", "execveat", "socket", "socketpair", "ptrace",
@@ -181,11 +181,39 @@ class _ArgCmp(ctypes.Structure):
 
 
 def _export_seccomp(profile: Profile) -> ctypes.Array[ctypes.c_char]:
-    name = ctypes.util.find_library("seccomp") or "libseccomp.so.2"
+    lib = _load_libseccomp()
     try:
-        lib = ctypes.CDLL(name, use_errno=True)
+        return _compile_seccomp(lib, profile)
+    finally:
+        _unload(lib)
+
+
+def _load_libseccomp() -> ctypes.CDLL:
+    """libseccomp by its soname; ``ctypes.util.find_library`` only when that fails. Every
+    library and module the worker loads is copied into each child it forks (about 7 µs of fork
+    and exit per mapping), and ``ctypes.util`` alone brings subprocess, shutil and the
+    compression libraries."""
+    try:
+        return ctypes.CDLL(SECCOMP_SONAME, use_errno=True)
+    except OSError:
+        from ctypes.util import find_library  # the slow path only
+
+        name = find_library("seccomp") or SECCOMP_SONAME
+    try:
+        return ctypes.CDLL(name, use_errno=True)
     except OSError as exc:
         raise OSError(errno.ENOENT, f"cannot load libseccomp ({name}): {exc}") from exc
+
+
+def _unload(lib: ctypes.CDLL) -> None:
+    """Unmap ``lib`` again (the program is exported): forks do not copy its mappings."""
+    import _ctypes  # ctypes' own module, loaded already
+
+    with contextlib.suppress(OSError, AttributeError):
+        _ctypes.dlclose(lib._handle)
+
+
+def _compile_seccomp(lib: ctypes.CDLL, profile: Profile) -> ctypes.Array[ctypes.c_char]:
     lib.seccomp_init.restype = ctypes.c_void_p
     lib.seccomp_init.argtypes = [ctypes.c_uint32]
     lib.seccomp_rule_add_array.argtypes = [

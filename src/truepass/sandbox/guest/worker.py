@@ -1,4 +1,4 @@
-"""The warm worker: a long-lived process inside the sandbox that forks one confined child per check.
+"""The warm worker: a long-lived process inside the sandbox; each check runs in a confined fork.
 
 Run as ``python -S -s -B worker.py`` inside bubblewrap (standard library only; ``checkchild.py``,
 ``confine.py`` and ``plainvalues.py`` are shipped beside it). Protocol with the trusted parent,
@@ -12,20 +12,27 @@ on fds 0 and 1 (a frame is a big-endian u32 length and that many bytes):
   ``{"events", "results", "output", "truncated"}``, the child's raw result frames (``results``
   bytes) and its captured output (``output`` bytes).
 
-The worker forks the next child while idle (it confines itself and waits for its request; see
-``checkchild.py``), so a check costs no fork on its critical path. The worker only counts the
-child's frames (the one after ``ready`` belongs to case ``start``, and so on) and times them. Case k
-has two limits, both counted from the previous frame: ``timeouts[k]``, seconds of the child's CPU
-time (read from its CPU clock, so a busy machine does not make a correct solution time out), and
-``walls[k]``, seconds of wall-clock time (for code that waits without computing). When either
-runs out the worker kills the child and, unless ``stop``, forks a fresh one from case k+1. The
-parent decodes and judges everything.
+Children are forked by the worker's **zygote** (:func:`zygote`), a process the worker forks
+once, before its first check, that does nothing but fork the next child when the worker asks,
+tell the worker its pid, and tell it how the child ended. The worker asks while idle, after a
+check (the child confines itself and waits for its request; see ``checkchild.py``), so a check
+costs no fork on its critical path; and since the worker, which runs Python for every frame,
+shares no pages with the children, none of its writes costs a copy-on-write fault. Every child
+gets the same three pipes (request, result frames, output), which the worker empties after each
+child has ended and before it asks for the next.
 
-The candidate's bytes (payload, results, output) only ever live in buffers the worker zeroes
-after each check, so a later child (a fork of the worker) cannot find an earlier check's code
-or answers in its memory. After each check the worker kills every other process of the sandbox
-and empties the scratch directories; if something cannot be removed it exits, and the pool
-replaces it.
+The worker only counts the child's frames (the one after ``ready`` belongs to case ``start``,
+and so on) and times them. Case k has two limits, both counted from the previous frame:
+``timeouts[k]``, seconds of the child's CPU time (read from its CPU clock, so a busy machine
+does not make a correct solution time out), and ``walls[k]``, seconds of wall-clock time (for
+code that waits without computing). When either runs out the worker kills the child and,
+unless ``stop``, has a fresh one run from case k+1. The parent decodes and judges everything.
+
+The candidate's bytes (payload, results, output) only ever live in the worker, in buffers it
+zeroes after each check; a child is a fork of the zygote, forked before any check, so it cannot
+find an earlier check's code or answers in its memory. After each check the worker kills every
+other process of the sandbox but its zygote and empties the scratch directories; if something
+cannot be removed it exits, and the pool replaces it.
 """
 
 from __future__ import annotations
@@ -143,21 +150,14 @@ class Buffer:
 
 @dataclass
 class Child:
-    """A forked child and the worker's ends of its pipes."""
+    """A child the zygote forked: its pid, and how it ended once the zygote said so."""
 
     pid: int
-    request: int  # worker -> child: the request
-    results: int  # child -> worker: result frames
-    output: int  # child -> worker: its stdout and stderr (non-blocking here)
-
-    def close(self) -> None:
-        for fd in (self.request, self.results, self.output):
-            with contextlib.suppress(OSError):
-                os.close(fd)
+    ended: tuple[int, int] | None = None  # (si_code, si_status) of waitid, once it exited
 
 
 class Worker:
-    """The worker's state: its confinement, its buffers, its spare child, its scratch dirs."""
+    """The worker's state: its confinement, its buffers, its zygote, its scratch dirs."""
 
     def __init__(self) -> None:
         self.scratch = os.environ.get("TMPDIR", "/tmp")
@@ -173,9 +173,18 @@ class Worker:
         self.results = Buffer(int(os.environ.get("TRUEPASS_RESULT_BYTES", 16 << 20)))
         self.output = Buffer(int(os.environ.get("TRUEPASS_OUTPUT_BYTES", 64 << 10)))
         self.sink = Buffer(1 << 16)
-        self.spare: Child | None = None
         self.dying: list[Child] = []
         self.counter = checkchild.counted_streams()  # children inherit sys.stdout/stderr
+        # The pipes every child gets (the zygote hands them down), and the worker's ends:
+        # the request (the worker keeps its read end too, to empty it after a child died),
+        # the result frames, the output (non-blocking here).
+        self.request_r, self.request_w = os.pipe()
+        self.result_r, result_w = os.pipe()
+        self.out_r, out_w = os.pipe()
+        self.child_fds = (self.request_r, result_w, out_w)
+        os.set_blocking(self.out_r, False)
+        self.zygote = 0
+        self.go_w = self.status_r = -1
 
     def serve(self) -> None:
         """Answer checks until the parent closes the pipe."""
@@ -185,7 +194,8 @@ class Worker:
         gc.collect()
         gc.freeze()  # what exists now is never traversed again: a child's collections copy
         # none of the worker's pages (copy-on-write), so a fork costs less to run and to end
-        self.spare = self.fork_child()
+        self.start_zygote()
+        self.order_child()
         while (raw := read_frame(0)) is not None:
             header = json.loads(raw)
             payload = Buffer(header["size"])
@@ -201,7 +211,7 @@ class Worker:
             self.settle()
             if not self.scrub():
                 os._exit(3)  # something the check left cannot be removed: be replaced
-            self.spare = self.fork_child()
+            self.order_child()
 
     def respond(self, events: list[dict[str, object]]) -> None:
         """Send one check's response, then zero the buffers that held the candidate's bytes."""
@@ -216,25 +226,51 @@ class Worker:
         self.sink.used = self.sink.cap  # whatever it holds: forget it all
         self.sink.wipe()
 
-    def fork_child(self) -> Child:
-        """Fork a child that confines itself and waits for its request."""
-        request_r, request_w = os.pipe()
-        result_r, result_w = os.pipe()
-        out_r, out_w = os.pipe()
+    def start_zygote(self) -> None:
+        """Fork the zygote: the process that forks every child (see :func:`zygote`)."""
+        go_r, self.go_w = os.pipe()
+        self.status_r, status_w = os.pipe()
         pid = os.fork()
-        if pid == 0:  # pragma: no cover - the child never returns
+        if pid == 0:  # pragma: no cover - the zygote never returns
             code = 70
             try:
-                for fd in (request_w, result_r, out_r):
+                null = os.open(os.devnull, os.O_RDWR)
+                os.dup2(null, 0)  # never hold the parent's channel: its end must be seen
+                os.dup2(null, 1)
+                os.close(null)
+                for fd in (self.go_w, self.status_r, self.request_w, self.result_r, self.out_r):
                     os.close(fd)
-                checkchild.main(self.made, self.limits, (request_r, result_w, out_w), self.counter)
+                zygote(go_r, status_w, self.child_fds, self.made, self.limits, self.counter)
                 code = 0
             finally:
                 os._exit(code)
-        for fd in (request_r, result_w, out_w):
+        os.close(go_r)
+        os.close(status_w)
+        for fd in self.child_fds[1:]:  # the child ends the worker never uses (it keeps request_r)
             os.close(fd)
-        os.set_blocking(out_r, False)
-        return Child(pid, request_w, result_r, out_r)
+        self.zygote = pid
+
+    def order_child(self) -> None:
+        """Have the zygote fork the next child (it confines itself and waits for its request)."""
+        write_all(self.go_w, [b"f"])
+
+    def take_child(self) -> Child:
+        """The child the zygote forked last."""
+        return Child(int.from_bytes(self.read_status(_U32), "big"))
+
+    def read_status(self, size: int) -> bytes:
+        """``size`` bytes from the zygote; a zygote gone is the worker's end."""
+        data = bytearray(size)
+        if not read_exact_into(self.status_r, memoryview(data)):
+            raise RuntimeError("the zygote is gone")
+        return bytes(data)
+
+    def ended(self, child: Child) -> tuple[int, int]:
+        """How ``child`` ended (waits until it has)."""
+        if child.ended is None:
+            raw = self.read_status(2 * _U32)
+            child.ended = (int.from_bytes(raw[:_U32], "big"), int.from_bytes(raw[_U32:], "big"))
+        return child.ended
 
     def check(self, header: dict, payload: memoryview) -> list[dict[str, object]]:
         """Run the cases, re-forking after a timeout or crash unless ``stop``."""
@@ -242,16 +278,18 @@ class Worker:
         events: list[dict[str, object]] = []
         start = 0
         while True:
-            child, self.spare = self.spare or self.fork_child(), None
+            child = self.take_child()
             try:
                 case, finished = self.run_child(child, header, payload, start, events)
             finally:
-                with contextlib.suppress(OSError):
-                    os.kill(child.pid, signal.SIGKILL)
+                if child.ended is None:  # not reaped before the worker has its status: no reuse
+                    with contextlib.suppress(OSError):
+                        os.kill(child.pid, signal.SIGKILL)
                 self.dying.append(child)
             if finished or header["stop"] or case < 0 or case + 1 >= n:
                 return events
             self.settle()
+            self.order_child()
             start = case + 1
 
     def run_child(
@@ -261,38 +299,60 @@ class Worker:
         events.append({"e": "start", "case": start})
         request = {"start": start, "stop": header["stop"], "cpu_s": header["cpu_s"]}
         data = json.dumps(request).encode()
-        try:
-            write_all(child.request, [frame(data), len(payload).to_bytes(_U32, "big"), payload])
-        except OSError as exc:  # it died while idle, before any candidate code: an infra failure
-            raise RuntimeError(f"the child died before its request: {exc}") from exc
+        if not self.send_request([frame(data), len(payload).to_bytes(_U32, "big"), payload]):
+            # it died while idle, before any candidate code: an infra failure
+            raise RuntimeError(f"the child died before its request: {self.ended(child)}")
         return self.watch(child, header, start, events)
 
+    def send_request(self, buffers: list[bytes | memoryview]) -> bool:
+        """Write the request while the child reads it; False if the child ended first (the
+        worker holds a read end too, so a dead child's pipe would never say so)."""
+        poll = select.poll()
+        poll.register(self.request_w, select.POLLOUT)
+        poll.register(self.status_r, select.POLLIN)
+        os.set_blocking(self.request_w, False)
+        try:
+            for buffer in buffers:
+                view = memoryview(buffer)
+                while view:
+                    try:
+                        view = view[os.write(self.request_w, view) :]
+                        continue
+                    except BlockingIOError:
+                        pass
+                    if any(fd == self.status_r for fd, _ in poll.poll()):
+                        return False
+        finally:
+            os.set_blocking(self.request_w, True)
+        return True
+
     def settle(self) -> None:
-        """Reap the killed children and kill anything else left in the sandbox."""
+        """Wait until the killed children have ended, empty the pipes they shared with the next
+        child, and kill anything else left in the sandbox."""
         for child in self.dying:
-            with contextlib.suppress(ChildProcessError):
-                os.waitpid(child.pid, 0)
-            child.close()
+            self.ended(child)
         self.dying = []
+        for fd in (self.request_r, self.result_r, self.out_r):
+            discard(fd, self.sink.view)
         self.sweep()
 
     def watch(self, child: Child, header: dict, start: int, events: list) -> tuple[int, bool]:
         """Read frames and output until every case has its frame, the deadline of the case in
         progress passes, the child dies or its results overflow; (case in progress, finished).
         Events of failures carry ``o``, the output taken so far; frames carry their own."""
-        pid, result_r, out_r = child.pid, child.results, child.output
+        result_r, out_r, status_r = self.result_r, self.out_r, self.status_r
         timeouts: list[float] = header["timeouts"]
         walls: list[float] = header["walls"]
         case = -1  # -1 while the code loads, then the case in progress
         last = time.monotonic()
         deadline = last + float(header["load_timeout"])
-        clock = cpu_clock(pid)
+        clock = cpu_clock(child.pid)
         cpu_mark, cpu_limit = 0.0, math.inf  # CPU time at the last frame; the case's CPU limit
         pos = self.results.used  # where the next frame starts
         poll = select.poll()
         poll.register(result_r, select.POLLIN)
         poll.register(out_r, select.POLLIN)
-        live = 2
+        poll.register(status_r, select.POLLIN)
         while True:
             now = time.monotonic()
             used = max(0.0, cpu_time(clock) - cpu_mark)  # 0 once the child is gone
@@ -303,24 +363,19 @@ class Worker:
                                "by": "cpu" if used >= cpu_limit else "wall",
                                "o": self.output.used})  # fmt: skip
                 return case, False
-            if not live:  # both pipes closed: the child is gone, or hangs without them
-                info = os.waitid(os.P_PID, pid, os.WEXITED | os.WNOHANG | os.WNOWAIT)
-                if info is not None:  # exited, not reaped yet (kill_and_reap does it)
-                    self.results.used = pos
-                    events.append(exit_event(case, info, self.output.used))
-                    return case, False
-                time.sleep(0.001)
-                continue
             wait = min(deadline - now, cpu_limit - used)  # CPU time runs no faster than wall
-            for fd, _ in poll.poll(max(1, int(wait * 1000) + 1)):
+            ready = [fd for fd, _ in poll.poll(max(1, int(wait * 1000) + 1))]
+            if ready == [status_r]:  # it exited, and all it wrote before is read: it is gone
+                self.results.used = pos
+                events.append(exit_event(case, self.ended(child), self.output.used))
+                return case, False
+            for fd in ready:
+                if fd == status_r:
+                    continue  # read what it wrote first
                 buffer = self.results if fd == result_r else self.output
                 try:
-                    got = buffer.read_from(fd, self.sink.view)
+                    buffer.read_from(fd, self.sink.view)
                 except BlockingIOError:  # drained already, after poll saw it
-                    continue
-                if got == 0:
-                    poll.unregister(fd)
-                    live -= 1
                     continue
                 if fd != result_r:
                     continue
@@ -363,9 +418,10 @@ class Worker:
                 pass
 
     def sweep(self) -> None:
-        """Kill any process of the sandbox other than its init, the worker and its parent."""
+        """Kill any process of the sandbox other than its init, the worker, its parent and its
+        zygote (a child that ended is a zombie until the zygote reaps it: no pid is reused)."""
         if self.own_pidns:
-            confine.kill_others({1, os.getpid(), os.getppid()})
+            confine.kill_others({1, os.getpid(), os.getppid(), self.zygote})
 
     def scrub(self) -> bool:
         """Empty the scratch directories; False if something could not be removed."""
@@ -387,11 +443,60 @@ def cpu_time(clock: int) -> float:
         return 0.0
 
 
-def exit_event(case: int, info: os.waitid_result, out: int) -> dict[str, object]:
-    """The child ended before sending every frame (``case``: the one in progress, -1 loading)."""
-    if info.si_code == os.CLD_EXITED:
-        return {"e": "exit", "case": case, "code": info.si_status, "o": out}
-    return {"e": "exit", "case": case, "signal": info.si_status, "o": out}
+def exit_event(case: int, ended: tuple[int, int], out: int) -> dict[str, object]:
+    """The child ended before sending every frame (``case``: the one in progress, -1 loading);
+    ``ended`` is waitid's (si_code, si_status)."""
+    code, status = ended
+    if code == os.CLD_EXITED:
+        return {"e": "exit", "case": case, "code": status, "o": out}
+    return {"e": "exit", "case": case, "signal": status, "o": out}
+
+
+def discard(fd: int, sink: memoryview) -> None:
+    """Read and drop whatever ``fd`` holds now (blocking or not: it reads only when poll says
+    there is something)."""
+    poll = select.poll()
+    poll.register(fd, select.POLLIN)
+    with contextlib.suppress(BlockingIOError):
+        while poll.poll(0):
+            if not os.readv(fd, [sink]):
+                return
+
+
+def zygote(
+    go_r: int,
+    status_w: int,
+    fds: tuple[int, int, int],
+    made: confine.Confinement,
+    limits: dict[str, int],
+    counter: checkchild.CountingWriter,
+) -> None:
+    """The zygote's life: for each byte the worker sends, reap the last child, fork the next
+    (it runs :func:`checkchild.main` on ``fds``) and tell the worker its pid; then wait until it
+    exits, without reaping it, and tell the worker how (si_code, si_status).
+
+    The worker watches, judges frames and keeps the time: all the Python it runs per check
+    would dirty pages a forked child shares with it, and each such page costs a copy on the
+    next write. The zygote only forks and waits, so it writes few pages between forks, and the
+    worker, forked off once, shares nothing with the children."""
+    last = 0
+    while os.read(go_r, 1):
+        if last:
+            os.waitpid(last, 0)
+        last = os.fork()
+        if last == 0:  # pragma: no cover - the child never returns
+            code = 70
+            try:
+                checkchild.main(made, limits, fds, counter)
+                code = 0
+            finally:
+                os._exit(code)
+        write_all(status_w, [last.to_bytes(_U32, "big")])
+        info = os.waitid(os.P_PID, last, os.WEXITED | os.WNOWAIT)
+        ended = info.si_code.to_bytes(_U32, "big") + info.si_status.to_bytes(_U32, "big")
+        write_all(status_w, [ended])
+    if last:
+        os.waitpid(last, 0)
 
 
 def main() -> None:
