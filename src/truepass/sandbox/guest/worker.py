@@ -201,7 +201,7 @@ class Worker:
             payload = Buffer(header["size"])
             payload.used = header["size"]
             if not read_exact_into(0, payload.view):
-                return
+                break
             try:
                 events = self.check(header, payload.view)
             finally:
@@ -212,6 +212,16 @@ class Worker:
             if not self.scrub():
                 os._exit(3)  # something the check left cannot be removed: be replaced
             self.order_child()
+        self.stop_zygote()
+
+    def stop_zygote(self) -> None:
+        """At the end: the waiting child reads the end of its request pipe and exits, the
+        zygote reaps it and exits, and the worker reaps the zygote (so that the CPU time of the
+        zygote and of every child counts in the worker's, and the sandbox's, as it did when
+        the worker forked the children itself)."""
+        os.close(self.request_w)
+        os.close(self.go_w)
+        os.waitpid(self.zygote, 0)
 
     def respond(self, events: list[dict[str, object]]) -> None:
         """Send one check's response, then zero the buffers that held the candidate's bytes."""
