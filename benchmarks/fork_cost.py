@@ -20,18 +20,27 @@ a fork of an interpreter that loaded nothing). The images, in the order a worker
                   bz2, lzma and zlib libraries into every fork).
 
 A fork copies the parent's page tables and mappings; the child's exit tears them down. The
-pool pays this once per check, in the zygote and in the child. Rounds alternate the images
-(paired), and the table gives the median of each.
+pool pays this once per check, in the zygote and in the child. Paired rounds
+(``benchmarks/rounds.py``): each round measures every image once, the order rotating; the
+table gives each image's medians, and each image over ``bare`` is the median of the per-round
+ratios, with the rounds table, the load and the UNRELIABLE verdict of every speed script (each
+image runs one process: one core).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import statistics
 import subprocess
 import sys
 import textwrap
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from rounds import Timing, Window, report, rotation
 
 WORKER = ("contextlib,io,json,random,types,math,reprlib,typing,ctypes,libc,errno,resource,select,"
           "signal,stat,dataclasses,gc,mmap")  # fmt: skip
@@ -92,23 +101,31 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--forks", type=int, default=2000, help="forks per image and round")
     ap.add_argument("--rounds", type=int, default=3, help="paired rounds (default 3)")
     args = ap.parse_args(argv)
+    idle_before = os.getloadavg()[0]
     got: dict[str, list[dict[str, float]]] = {name: [] for name in IMAGES}
-    for _ in range(args.rounds):
-        for name, modules in IMAGES.items():
-            got[name].append(measure(modules, args.forks))
+    timings: list[Timing] = []
+    for r in range(args.rounds):
+        for name in rotation(list(IMAGES), r):
+            with Window() as window:
+                figures = measure(IMAGES[name], args.forks)
+            got[name].append(figures)
+            cpu_s = (figures["parent_cpu_us"] + figures["child_cpu_us"]) / 1e6
+            timings.append(Timing(name, r, figures["wall_us"] / 1e6, cpu_s, window.load,
+                                  window.others_cores))  # fmt: skip
 
     def med(name: str, key: str) -> float:
         return statistics.median(r[key] for r in got[name])
 
-    bare = med("bare", "wall_us")
-    print(f"{args.forks} forks per image, median of {args.rounds} paired rounds")
+    print(f"{args.forks} forks per image; medians of {args.rounds} paired rounds")
     print(f"{'image':14} {'fork+exit us':>12} {'parent cpu us':>14} {'child cpu us':>13} "
-          f"{'maps':>5} {'anon KiB':>9} {'vs bare':>8}")  # fmt: skip
+          f"{'maps':>5} {'anon KiB':>9}")  # fmt: skip
     for name in IMAGES:
-        wall = med(name, "wall_us")
-        print(f"{name:14} {wall:12.0f} {med(name, 'parent_cpu_us'):14.0f} "
+        print(f"{name:14} {med(name, 'wall_us'):12.0f} {med(name, 'parent_cpu_us'):14.0f} "
               f"{med(name, 'child_cpu_us'):13.0f} {med(name, 'maps'):5.0f} "
-              f"{med(name, 'anon_kb'):9.0f} {wall / bare:7.2f}x")  # fmt: skip
+              f"{med(name, 'anon_kb'):9.0f}")  # fmt: skip
+    pairs = [(name, "bare") for name in IMAGES if name != "bare"]
+    print("\n" + "\n".join(report("one fork and exit (seconds)", timings, pairs, idle_before,
+                                    digits=6)))  # fmt: skip
     return 0
 
 
