@@ -168,6 +168,21 @@ def test_output_is_captured_and_capped() -> None:
         assert sum(len(c.output) for c in got.cases) + len(got.output) == 1000
 
 
+def test_a_request_larger_than_a_pipe_reaches_the_child_and_the_next_starts_clean(
+    pool: ExecPool,
+) -> None:
+    # every child gets the same pipes: a request of many pipe buffers is written while the
+    # child reads it; after a child killed while it printed, the next check's output is its own
+    big, restarts = list(range(200_000)), pool.restarts  # about 1.3 MB of JSON
+    assert run(pool, "def f(xs):\n    return sum(xs)\n", [Case([big], sum(big))]).passed
+    noisy = "def f(xs):\n    while True:\n        print('x' * 4000, flush=True)\n"
+    killed = run(pool, noisy, [Case([big], 0, 0.3)])
+    assert killed.status == "timeout"
+    after = run(pool, "def f(xs):\n    return xs\n", [Case([[1, 2]], [1, 2])])
+    assert after.passed and after.output == "" and after.cases[0].output == ""
+    assert pool.restarts == restarts
+
+
 def test_large_results_overflow_into_an_error() -> None:
     for small in start_pool(1, ExecLimits(result_bytes=10_000)):
         got = run(small, "def f():\n    return list(range(100000))\n", [Case([], [])])
