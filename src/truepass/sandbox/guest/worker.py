@@ -183,6 +183,7 @@ class Worker:
         self.out_r, out_w = os.pipe()
         self.child_fds = (self.request_r, result_w, out_w)
         os.set_blocking(self.out_r, False)
+        os.set_blocking(self.request_w, False)  # only send_request writes it, as the child reads
         self.zygote = 0
         self.go_w = self.status_r = -1
 
@@ -320,20 +321,16 @@ class Worker:
         poll = select.poll()
         poll.register(self.request_w, select.POLLOUT)
         poll.register(self.status_r, select.POLLIN)
-        os.set_blocking(self.request_w, False)
-        try:
-            for buffer in buffers:
-                view = memoryview(buffer)
-                while view:
-                    try:
-                        view = view[os.write(self.request_w, view) :]
-                        continue
-                    except BlockingIOError:
-                        pass
-                    if any(fd == self.status_r for fd, _ in poll.poll()):
-                        return False
-        finally:
-            os.set_blocking(self.request_w, True)
+        for buffer in buffers:
+            view = memoryview(buffer)
+            while view:
+                try:
+                    view = view[os.write(self.request_w, view) :]
+                    continue
+                except BlockingIOError:
+                    pass
+                if any(fd == self.status_r for fd, _ in poll.poll()):
+                    return False
         return True
 
     def settle(self) -> None:
